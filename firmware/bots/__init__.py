@@ -1,0 +1,1 @@
+"""Computer players and the numpy simulator they think with."""

@@ -1,0 +1,201 @@
+"""The game contract every rule engine follows (OpenSpiel's vocabulary).
+
+A game is its parameters; a state is reached from the initial state by a list of
+actions, chance included. That list is the record: resume, replay, export and
+test fixtures are one mechanism. Engines are pure: no I/O, no clock, no global
+random. Chance outcomes are supplied from outside (a seeded generator or a sensor).
+
+Example::
+
+    >>> from spielleiter.games import registry
+    >>> game = registry.make("speedtombola", {"players": 3})
+    >>> state = game.new_initial_state()
+    >>> state.current_player() == CHANCE
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+CHANCE = -1
+"""current_player() while nature moves (a draw, a roll, a spin)."""
+TERMINAL = -4
+"""current_player() once the game is over."""
+SIMULTANEOUS = -2
+"""current_player() where every seat decides at once (not used by the five games yet)."""
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state; the message says why."""
+
+
+class ParameterError(ValueError):
+    """Game parameters that the rules do not allow (e.g. too many seats)."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts a game declares once (OpenSpiel's GameType + GameInfo)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    min_utility: float
+    max_utility: float
+    max_game_length: int
+    """An upper bound on the number of actions (chance included) of one game."""
+    practical_length: int = 0
+    """The length random test games must stay within (0: use max_game_length)."""
+    rule_text: str = ""
+    """File name of the rule text in shared/rules/."""
+
+
+class Game(ABC):
+    """A game with its parameters; makes initial states."""
+
+    info: GameInfo
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params: dict[str, Any] = dict(self.default_params())
+        unknown = set(params or {}) - set(self.params)
+        if unknown:
+            raise ParameterError(f"{self.info.name}: unknown parameter(s) {sorted(unknown)}")
+        self.params.update(params or {})
+        self.validate_params()
+
+    @classmethod
+    @abstractmethod
+    def default_params(cls) -> dict[str, Any]:
+        """The parameters and their defaults; every house rule is one of them."""
+
+    def validate_params(self) -> None:
+        """Raise ParameterError when the parameters break the rules."""
+
+    @property
+    def num_players(self) -> int:
+        return int(self.params["players"])
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action."""
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """A short human-readable name for an action (for logs and the Tafel)."""
+        return str(action)
+
+
+class State(ABC):
+    """A position in a game. Mutable; clone() before exploring."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[int] = []
+
+    # --- whose move -------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat (0..players-1), CHANCE or TERMINAL."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # --- moves -----------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted, unique legal actions of the player to move (chance outcomes at chance nodes)."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs at a chance node; probabilities sum to 1."""
+        raise IllegalActionError("not a chance node")
+
+    def apply_action(self, action: int) -> None:
+        """Play an action; raises IllegalActionError (state unchanged) when it is not legal."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        action = int(action)
+        if action not in self.legal_actions():
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply(action)
+        self._history.append(action)
+
+    def explain_illegal(self, action: int) -> str:
+        """Why an action is not legal here, in words a player understands."""
+        return f"action {action} is not legal now"
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Change the state by a legal action."""
+
+    def history(self) -> list[int]:
+        """Every action so far, chance included: the record's action list."""
+        return list(self._history)
+
+    # --- results ---------------------------------------------------------
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's utility (meaningful at the end; 0s before)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """What one seat may know, as plain data: never the hidden chance results."""
+
+    def clone(self) -> State:
+        """An independent copy."""
+        import copy
+
+        return copy.deepcopy(self)
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome of `state` with the given generator (never the global one)."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if r < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
+def replay(game: Game, actions: Sequence[int]) -> State:
+    """The state reached from the initial state by `actions` (raises on an illegal one)."""
+    state = game.new_initial_state()
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: a human by name, or a computer by level."""
+
+    name: str
+    kind: str = "human"
+    """"human" or "computer"."""
+    level: str = ""
+    """For computers: the bot level (e.g. "leicht", "normal", "stark")."""
+
+    def to_json(self) -> dict[str, str]:
+        d = {"name": self.name, "kind": self.kind}
+        if self.level:
+            d["level"] = self.level
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Seat:
+        return cls(name=str(d["name"]), kind=str(d.get("kind", "human")), level=str(d.get("level", "")))
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+

@@ -1,0 +1,1 @@
+"""Hardware: buttons, display, spinner; real drivers and emulated twins. Knows no game."""

@@ -1,0 +1,1 @@
+"""The pin map and the installation files, shipped with the package."""

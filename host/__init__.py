@@ -1,0 +1,1 @@
+"""spielleiter-host: the laptop tool that talks to the device over the serial link."""
