@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 CHANCE = -1
@@ -193,9 +193,10 @@ class Seat:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Seat:
-        return cls(name=str(d["name"]), kind=str(d.get("kind", "human")), level=str(d.get("level", "")))
+        return cls(
+            name=str(d["name"]), kind=str(d.get("kind", "human")), level=str(d.get("level", ""))
+        )
 
     @property
     def is_human(self) -> bool:
         return self.kind == "human"
-

@@ -1,0 +1,80 @@
+"""Boards and templates: one generic mechanism for every game that registers a schema.
+
+A game registers a board kind with a validator and its shipped defaults. The store
+keeps uploaded boards; the link lists, gets, puts and deletes them through here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+class BoardError(ValueError):
+    """An invalid board; `path` names the bad field (e.g. "grid[1][2]")."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+@dataclass(frozen=True)
+class BoardKind:
+    """A game's board schema: how to validate one board, and which ship with the box."""
+
+    game: str
+    validate: Callable[[Any], None]
+    """Raise an error with `.path` and `.message` (or BoardError) for an invalid board."""
+    defaults: Callable[[], dict[str, dict[str, Any]]]
+    """The shipped boards, name -> JSON data."""
+
+
+_KINDS: dict[str, BoardKind] = {}
+
+BOARD_MODULES: dict[str, str] = {
+    # game -> "module:validate_function:defaults_function"; one line per game with boards.
+}
+
+
+def register(kind: BoardKind) -> None:
+    """Make a game's boards known (tests register small schemas of their own)."""
+    _KINDS[kind.game] = kind
+
+
+def unregister(game: str) -> None:
+    """Forget a board kind (for tests)."""
+    _KINDS.pop(game, None)
+
+
+def kinds() -> dict[str, BoardKind]:
+    """Every registered board kind, loading the shipped games' schemas on first use."""
+    for game, target in BOARD_MODULES.items():
+        if game not in _KINDS:
+            module, validate_name, defaults_name = target.split(":")
+            mod = importlib.import_module(module)
+            register(BoardKind(game, getattr(mod, validate_name), getattr(mod, defaults_name)))
+    return dict(_KINDS)
+
+
+def kind(game: str) -> BoardKind:
+    """The board kind of a game; BoardError when the game has no boards."""
+    found = kinds().get(game)
+    if found is None:
+        raise BoardError("game", f"{game!r} has no boards; known: {', '.join(kinds()) or 'none'}")
+    return found
+
+
+def validate(game: str, data: Any) -> None:
+    """Validate one board of `game`; every error becomes a BoardError naming the path."""
+    schema = kind(game)
+    try:
+        schema.validate(data)
+    except BoardError:
+        raise
+    except ValueError as exc:
+        path = str(getattr(exc, "path", ""))
+        message = str(getattr(exc, "message", exc))
+        raise BoardError(path, message) from exc

@@ -1,0 +1,115 @@
+"""The device's settings: names, defaults and validation, one place for all of them.
+
+Settings are flat dotted keys ("clock.enabled"). Every house rule DESIGN.md marks as a
+default lives here. Changes are validated as a whole and applied all or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A rejected settings change; `key` names the setting, the message says why."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its default, a check, and a line of help."""
+
+    default: Any
+    check: Callable[[Any], str | None]
+    help: str
+
+
+def _int_range(lo: int, hi: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return f"must be a whole number from {lo} to {hi}"
+        return None if lo <= v <= hi else f"must be from {lo} to {hi}, not {v}"
+
+    return check
+
+
+def _one_of(*choices: Any) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) and not any(isinstance(c, bool) for c in choices):
+            return f"must be one of {', '.join(map(str, choices))}"
+        return None if v in choices else f"must be one of {', '.join(map(str, choices))}"
+
+    return check
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
+def _pin(v: Any) -> str | None:
+    if not isinstance(v, str):
+        return "must be a string of 4 to 8 digits, or empty for no PIN"
+    if v == "" or (v.isdigit() and v.isascii() and 4 <= len(v) <= 8):
+        return None
+    return "must be 4 to 8 digits, or empty for no PIN"
+
+
+def _str(v: Any) -> str | None:
+    return None if isinstance(v, str) and len(v) <= 200 else "must be a short string"
+
+
+def _calibration(v: Any) -> str | None:
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        return "must be an object (see docs/spinner.md) or null"
+    try:
+        from .hal.spinner import Calibration
+
+        Calibration.from_json(v)
+    except ImportError:
+        return None
+    except (ValueError, TypeError, KeyError) as exc:
+        return f"invalid calibration: {exc}"
+    return None
+
+
+SETTINGS: dict[str, Setting] = {
+    "display.contrast": Setting(200, _int_range(0, 255), "OLED contrast 0..255"),
+    "display.driver": Setting("ssd1306", _one_of("ssd1306", "sh1106"), "OLED controller"),
+    "clock.enabled": Setting(False, _bool, "a time limit per decision (Uhr)"),
+    "clock.seconds": Setting(10, _int_range(3, 120), "seconds per decision with the clock on"),
+    "clock.tafel_seconds": Setting(8, _int_range(2, 60), "the Tafel advances after this, clock on"),
+    "admin.pin": Setting("", _pin, "PIN for resetting the Bestenliste and deleting records"),
+    "serial.port": Setting("/dev/ttyGS0", _str, "serial port of the laptop link"),
+    "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
+    "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
+    "speedtombola.removed": Setting(9, _one_of(6, 9, 12), "lots removed unseen per round"),
+    "speedtombola.rounds": Setting(1, _one_of(1, 3, 5), "rounds per match"),
+    "maskenball.tips": Setting(False, _bool, "show tips (which beetle, win chance)"),
+    "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
+}
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting at its default."""
+    return {k: s.default for k, s in SETTINGS.items()}
+
+
+def validate(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a batch of changes; raise SettingsError on the first bad one, else return it."""
+    if not isinstance(changes, Mapping):
+        raise SettingsError("(settings)", "changes must be an object of key: value")
+    for key, value in changes.items():
+        setting = SETTINGS.get(key)
+        if setting is None:
+            raise SettingsError(key, "no such setting")
+        problem = setting.check(value)
+        if problem:
+            raise SettingsError(key, problem)
+    return dict(changes)
