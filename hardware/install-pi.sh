@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# Install Spielleiter on a Raspberry Pi running Raspberry Pi OS Bookworm or later.
+# Run it from a checkout:  sudo hardware/install-pi.sh      (docs/install-pi.md)
+# See every action first:       hardware/install-pi.sh --dry-run
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: hardware/install-pi.sh [--dry-run] [--boot-dir DIR] [--force] [--help]
+
+Installs the Spielleiter box program on this Raspberry Pi and starts it at boot:
+  - apt packages: python3-venv python3-lgpio python3-numpy python3-pil i2c-tools
+  - a system user "spielleiter" in the groups gpio, i2c, dialout
+  - the data directory /var/lib/spielleiter
+  - a virtual environment /opt/spielleiter/venv that sees the system's lgpio,
+    numpy and Pillow, with this checkout installed into it ('.[pi]')
+  - config.txt: I2C on at the baud rate from hardware/pins.toml, USB gadget mode
+  - the USB gadget serial port (g_serial) with the USB identity from pins.toml
+  - no login prompt on the gadget port (serial-getty@ttyGS0 masked)
+  - the systemd unit spielleiter.service, enabled
+
+Running it again updates the program and rewrites the same settings.
+Reboot afterwards so that config.txt and the gadget port take effect.
+
+Options:
+  -n, --dry-run     print every command and file edit without doing anything
+                    (needs no root)
+  --boot-dir DIR    the boot partition (default: /boot/firmware on Bookworm,
+                    else /boot)
+  --force           install even though this is not a Raspberry Pi
+                    (e.g. into a Pi image in a chroot)
+  -h, --help        show this help
+
+Environment: PYTHON (default /usr/bin/python3) is the Python the virtual
+environment is made from; it must be the system's, to see python3-lgpio.
+EOF
+}
+
+SCRIPT_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+SOURCE_DIR=$(dirname -- "$SCRIPT_DIR")
+PINS_FILE="$SCRIPT_DIR/pins.toml"
+UNIT_SOURCE="$SCRIPT_DIR/spielleiter.service"
+
+PREFIX=/opt/spielleiter
+VENV="$PREFIX/venv"
+DATA_DIR=/var/lib/spielleiter
+SERVICE_USER=spielleiter
+SERVICE_GROUPS=(gpio i2c dialout)
+UNIT_NAME=spielleiter.service
+UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
+MODULES_LOAD_FILE=/etc/modules-load.d/spielleiter.conf
+MODPROBE_FILE=/etc/modprobe.d/spielleiter.conf
+APT_PACKAGES=(python3-venv python3-lgpio python3-numpy python3-pil i2c-tools)
+PYTHON=${PYTHON:-/usr/bin/python3}
+BLOCK_BEGIN="# >>> spielleiter (hardware/install-pi.sh) >>>"
+BLOCK_END="# <<< spielleiter <<<"
+
+DRY_RUN=0
+FORCE=0
+BOOT_DIR=""
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'install-pi.sh: %s\n' "$*" >&2; exit 1; }
+
+# One word as the shell would need it: bare when safe, else in single quotes.
+shell_word() {
+    if [[ "$1" =~ ^[A-Za-z0-9_./=:,@+%-]+$ ]]; then
+        printf '%s' "$1"
+    else
+        printf "'%s'" "${1//\'/\'\\\'\'}"
+    fi
+}
+
+# Print a command, then run it (or only print it in a dry run).
+run() {
+    local word line="+"
+    for word in "$@"; do
+        line+=" $(shell_word "$word")"
+    done
+    say "$line"
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        "$@"
+    fi
+}
+
+# Write stdin to a file with the given mode, showing the new content.
+write_file() {
+    local path=$1 mode=$2 content
+    content=$(cat)
+    say "= write $path (mode $mode):"
+    printf '%s\n' "$content" | sed 's/^/    /'
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        install -d -m 0755 -- "$(dirname -- "$path")"
+        printf '%s\n' "$content" >"$path.tmp"
+        chmod "$mode" -- "$path.tmp"
+        mv -f -- "$path.tmp" "$path"
+    fi
+}
+
+parse_args() {
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            -n | --dry-run) DRY_RUN=1 ;;
+            --force) FORCE=1 ;;
+            --boot-dir)
+                [[ $# -ge 2 ]] || die "--boot-dir needs a directory"
+                BOOT_DIR=$2
+                shift
+                ;;
+            --boot-dir=*) BOOT_DIR=${1#--boot-dir=} ;;
+            -h | --help) usage; exit 0 ;;
+            *) usage >&2; die "unknown option: $1" ;;
+        esac
+        shift
+    done
+}
+
+# Read the values this script needs from pins.toml into shell variables.
+read_pins() {
+    local values
+    values=$("$PYTHON" - "$PINS_FILE" <<'EOF'
+import re
+import sys
+import tomllib
+
+with open(sys.argv[1], "rb") as f:
+    pins = tomllib.load(f)
+usb = pins["usb"]
+product = usb["product"]
+if not re.fullmatch(r"[A-Za-z0-9._-]+", product):
+    sys.exit(f"pins.toml [usb] product {product!r}: use letters, digits, '.', '_', '-'")
+print(int(pins["i2c"]["baudrate"]))
+print(f"0x{usb['vendor_id']:04x}")
+print(f"0x{usb['product_id']:04x}")
+print(product)
+print(pins["serial"]["port"])
+EOF
+    ) || die "cannot read $PINS_FILE with $PYTHON (Python 3.11 or later is needed)"
+    {
+        read -r I2C_BAUDRATE
+        read -r USB_VENDOR_ID
+        read -r USB_PRODUCT_ID
+        read -r USB_PRODUCT
+        read -r SERIAL_PORT
+    } <<<"$values"
+    GETTY_UNIT="serial-getty@$(basename -- "$SERIAL_PORT").service"
+}
+
+check_system() {
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        || die "$PYTHON is older than 3.11: Raspberry Pi OS Bookworm or later is needed"
+    if [[ "$DRY_RUN" -eq 0 && "$(id -u)" -ne 0 ]]; then
+        die "run it as root (sudo $0), or see what it would do with --dry-run"
+    fi
+    if [[ ! -r /proc/device-tree/model ]] || ! grep -qa 'Raspberry Pi' /proc/device-tree/model; then
+        if [[ "$DRY_RUN" -eq 0 && "$FORCE" -eq 0 ]]; then
+            die "this is not a Raspberry Pi; use --force to install anyway"
+        fi
+        say "note: this is not a Raspberry Pi"
+    fi
+}
+
+# Bookworm keeps the boot partition at /boot/firmware; older releases at /boot.
+find_boot_dir() {
+    if [[ -z "$BOOT_DIR" ]]; then
+        if [[ -e /boot/firmware/config.txt ]]; then
+            BOOT_DIR=/boot/firmware
+        elif [[ -e /boot/config.txt ]]; then
+            BOOT_DIR=/boot
+        else
+            BOOT_DIR=/boot/firmware
+        fi
+    fi
+    CONFIG_TXT="$BOOT_DIR/config.txt"
+    CMDLINE_TXT="$BOOT_DIR/cmdline.txt"
+}
+
+install_packages() {
+    say "== apt packages"
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${APT_PACKAGES[@]}"
+}
+
+create_user() {
+    say "== service user $SERVICE_USER"
+    local group groups_csv
+    for group in "${SERVICE_GROUPS[@]}"; do
+        if ! getent group "$group" >/dev/null; then
+            run groupadd --system "$group"
+        fi
+    done
+    groups_csv=$(IFS=,; printf '%s' "${SERVICE_GROUPS[*]}")
+    if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+        run usermod --append --groups "$groups_csv" "$SERVICE_USER"
+    else
+        run useradd --system --user-group --no-create-home --home-dir "$DATA_DIR" \
+            --shell /usr/sbin/nologin --groups "$groups_csv" "$SERVICE_USER"
+    fi
+    say "== data directory"
+    run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$DATA_DIR"
+}
+
+install_program() {
+    say "== virtual environment and program"
+    run install -d -m 0755 "$PREFIX"
+    run "$PYTHON" -m venv --system-site-packages "$VENV"
+    run "$VENV/bin/python" -m pip install --disable-pip-version-check "$SOURCE_DIR[pi]"
+}
+
+# The lines this script owns in config.txt, between two marker comments.
+config_block() {
+    cat <<EOF
+$BLOCK_BEGIN
+[all]
+dtparam=i2c_arm=on,i2c_arm_baudrate=$I2C_BAUDRATE
+dtoverlay=dwc2
+$BLOCK_END
+EOF
+}
+
+# Replace our block in config.txt (or append it), leaving every other line alone.
+configure_boot() {
+    say "== boot configuration $CONFIG_TXT"
+    local block kept
+    block=$(config_block)
+    say "= edit $CONFIG_TXT: replace the block between the spielleiter markers (or append it):"
+    printf '%s\n' "$block" | sed 's/^/    /'
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        [[ -e "$CONFIG_TXT" ]] || die "$CONFIG_TXT not found; give the boot partition with --boot-dir"
+        [[ -e "$CONFIG_TXT.spielleiter.bak" ]] || cp -- "$CONFIG_TXT" "$CONFIG_TXT.spielleiter.bak"
+        kept=$(awk -v begin="$BLOCK_BEGIN" -v end="$BLOCK_END" '
+            $0 == begin { skip = 1; next }
+            $0 == end { skip = 0; next }
+            !skip { print }' "$CONFIG_TXT")
+        printf '%s\n%s\n' "$kept" "$block" >"$CONFIG_TXT.tmp"
+        mv -f -- "$CONFIG_TXT.tmp" "$CONFIG_TXT"
+    fi
+    if [[ -r "$CMDLINE_TXT" ]]; then
+        if grep -Eq 'modules-load=[^ ]*g_(ether|cdc|multi|mass_storage)' "$CMDLINE_TXT"; then
+            say "warning: $CMDLINE_TXT loads another USB gadget (modules-load=...);"
+            say "         remove it there, only one gadget can use the USB port"
+        fi
+        if grep -Eq "console=$(basename -- "$SERIAL_PORT")" "$CMDLINE_TXT"; then
+            say "warning: $CMDLINE_TXT puts a console on $SERIAL_PORT; remove that console="
+        fi
+    fi
+}
+
+# The gadget serial port: modules loaded at boot, and g_serial's USB identity.
+configure_gadget() {
+    say "== USB gadget serial ($SERIAL_PORT)"
+    write_file "$MODULES_LOAD_FILE" 0644 <<EOF
+# Spielleiter: I2C device files, the USB controller in gadget mode, gadget serial.
+i2c-dev
+dwc2
+g_serial
+EOF
+    write_file "$MODPROBE_FILE" 0644 <<EOF
+# Spielleiter: the identity the box announces over USB (hardware/pins.toml [usb]).
+options g_serial use_acm=1 idVendor=$USB_VENDOR_ID idProduct=$USB_PRODUCT_ID iProduct=$USB_PRODUCT iManufacturer=$USB_PRODUCT
+EOF
+    say "== no login prompt on the gadget port"
+    run systemctl mask "$GETTY_UNIT"
+}
+
+install_service() {
+    say "== systemd unit $UNIT_NAME"
+    run install -m 0644 "$UNIT_SOURCE" "$UNIT_PATH"
+    run systemctl daemon-reload
+    run systemctl enable "$UNIT_NAME"
+    run systemctl try-restart "$UNIT_NAME"
+}
+
+main() {
+    parse_args "$@"
+    check_system
+    read_pins
+    find_boot_dir
+    if [[ "$DRY_RUN" -eq 1 ]]; then
+        say "Dry run: nothing is changed. Checkout: $SOURCE_DIR"
+    fi
+    install_packages
+    create_user
+    install_program
+    configure_boot
+    configure_gadget
+    install_service
+    say "== done"
+    say "Reboot now (sudo reboot) so that I2C and the USB gadget port are switched on;"
+    say "then: systemctl status $UNIT_NAME   and   journalctl -u $UNIT_NAME -f"
+}
+
+# Sourcing the script (as the tests do) defines the steps without running them.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    main "$@"
+fi
