@@ -1,0 +1,222 @@
+"""The Speedtombola simulator: many rounds at once as numpy arrays, one lot per step.
+
+While a lot goes round, no holding changes. A rollout policy in closed-threshold form
+takes once the pot reaches a threshold that depends on the lot's cost to that seat, the
+lot and the drum (plus noise drawn per playout, lot and seat), lowered by `slope` for
+each groschen below `reserve`; nobody passes without a groschen. So each seat's first
+accepting visit has a closed form (its k-th visit sees the starting pot + its offset
+from the first decider + k x players, and holds its groschen - k), the taker is the
+seat whose first accepting visit comes first, and every seat's passes follow.
+
+Holdings are bitmasks (bit x set: lot x held). `scalar_round` plays the same round
+through the rule engine, one decision at a time; the tests hold the two to each other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from spielleiter.games.speedtombola import Move, SpeedtombolaGame, lot_cost
+
+DEFAULT_CHUNK = 8192
+"""Playouts per numpy pass; bounds the simulator's memory."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A closed-threshold rollout policy: take once pot >= threshold (see module text)."""
+
+    cost: float = 1.0
+    """Weight of the lot's cost to the seat's Garnituren."""
+    lot: float = 0.0
+    """Weight of the lot's number (how big the Staubfänger looks)."""
+    drum: float = 0.0
+    """Weight of the lots still in the drum."""
+    bias: float = 0.0
+    noise: float = 0.0
+    """Scale of the noise u in [-1, 1) drawn per playout, lot and seat."""
+    milk: float = 0.0
+    """Extra threshold on a lot that joins the seat's Garnituren (cost <= 0)."""
+    reserve: int = 0
+    slope: int = 0
+    """How much lower the threshold lies per groschen below `reserve`."""
+
+    def threshold(self, cost, lot, drum, u):  # noqa: ANN001, ANN201 (numpy or int)
+        """The pot this seat wants before it takes; ints in, int out (arrays elementwise)."""
+        raw = (
+            self.cost * cost
+            + self.lot * lot
+            + self.drum * drum
+            + self.bias
+            + self.noise * u
+            + self.milk * (cost <= 0)
+        )
+        return np.ceil(raw).astype(np.int64) if isinstance(raw, np.ndarray) else math.ceil(raw)
+
+    def accepts(self, cost: int, lot: int, drum: int, u: float, pot: int, groschen: int) -> bool:
+        """Whether this policy takes the open lot (the scalar twin of the closed form)."""
+        if groschen == 0:
+            return True
+        below = max(0, self.reserve - groschen)
+        return pot >= self.threshold(cost, lot, drum, u) - self.slope * below
+
+
+def _ceil_div(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:
+    return -((-a) // b)
+
+
+def bitmasks(lots: Sequence[Sequence[int]]) -> np.ndarray:
+    """Each seat's lots as one bitmask (bit x: lot x)."""
+    return np.array([sum(1 << x for x in held) for held in lots], dtype=np.int64)
+
+
+def lot_points(holdings: np.ndarray) -> np.ndarray:
+    """The lowest lot of each Garnitur, summed, for bitmask holdings of any shape."""
+    starts = holdings & ~(holdings << 1)
+    bits = (starts[..., None] >> np.arange(64, dtype=np.int64)) & 1
+    return bits @ np.arange(64, dtype=np.int64)
+
+
+@dataclass
+class Batch:
+    """Rounds in progress: one row per playout, one column per seat."""
+
+    holdings: np.ndarray
+    """(B, n) int64 bitmasks."""
+    groschen: np.ndarray
+    """(B, n) int64."""
+    seat: np.ndarray
+    """(B,) the seat that decides first on the next lot."""
+    pot: np.ndarray
+    """(B,) groschen already on the next lot."""
+
+    @property
+    def points(self) -> np.ndarray:
+        """(B, n) round points: Garnituren minus groschen."""
+        return lot_points(self.holdings) - self.groschen
+
+
+def advance(
+    batch: Batch,
+    lots: np.ndarray,
+    policies: Sequence[Policy],
+    noise: np.ndarray,
+    drum: int,
+) -> Batch:
+    """Play the lots of each row in order (one numpy step per lot) and return the batch.
+
+    lots: (B, L) lots in draw order; noise: (B, L, n) in [-1, 1); drum: lots left in the
+    drum once the first of them lies open. Rows are independent; none is changed in place.
+    """
+    holdings = batch.holdings.copy()
+    groschen = batch.groschen.copy()
+    seat = batch.seat.astype(np.int64)
+    pot = batch.pot.astype(np.int64)
+    rows, n = holdings.shape
+    w = {
+        name: np.array([getattr(p, name) for p in policies], dtype=np.float64)
+        for name in Policy.__dataclass_fields__
+    }
+    reserve = w["reserve"].astype(np.int64)
+    slope = w["slope"].astype(np.int64)
+    seats = np.arange(n, dtype=np.int64)
+    row = np.arange(rows)
+    for j in range(lots.shape[1]):
+        lot = lots[:, j].astype(np.int64)
+        col = lot[:, None]
+        below = (holdings >> (col - 1)) & 1
+        above = (holdings >> (col + 1)) & 1
+        cost = np.where(below == 1, 0, col) - np.where(above == 1, col + 1, 0)
+        raw = (
+            w["cost"] * cost
+            + w["lot"] * col
+            + w["drum"] * (drum - j)
+            + w["bias"]
+            + w["noise"] * noise[:, j, :]
+            + w["milk"] * (cost <= 0)
+        )
+        threshold = np.ceil(raw).astype(np.int64)
+        offset = (seats - seat[:, None]) % n
+        need = threshold - pot[:, None] - offset
+        k_plain = _ceil_div(need, n)
+        k_short = _ceil_div(need - slope * (reserve - groschen), n + slope)
+        k_short = np.maximum(k_short, groschen - reserve + 1)
+        k = np.maximum(np.minimum(np.minimum(k_plain, k_short), groschen), 0)
+        visit = offset + k * n
+        taker = visit.argmin(axis=1)
+        first = visit[row, taker]
+        groschen -= np.maximum(_ceil_div(first[:, None] - offset, n), 0)
+        groschen[row, taker] += pot + first
+        holdings[row, taker] |= np.left_shift(1, lot)
+        seat = taker
+        pot = np.zeros_like(pot)
+    return Batch(holdings, groschen, seat, pot)
+
+
+def simulate(
+    batch: Batch,
+    lots: np.ndarray,
+    policies: Sequence[Policy],
+    noise: np.ndarray,
+    drum: int,
+    chunk: int = DEFAULT_CHUNK,
+) -> Batch:
+    """`advance` in chunks of rows, so memory stays bounded however many playouts."""
+    parts = []
+    for start in range(0, lots.shape[0], chunk):
+        part = slice(start, start + chunk)
+        sub = Batch(batch.holdings[part], batch.groschen[part], batch.seat[part], batch.pot[part])
+        parts.append(advance(sub, lots[part], policies, noise[part], drum))
+    return Batch(
+        np.concatenate([p.holdings for p in parts]),
+        np.concatenate([p.groschen for p in parts]),
+        np.concatenate([p.seat for p in parts]),
+        np.concatenate([p.pot for p in parts]),
+    )
+
+
+def fresh_batch(rows: int, players: int, groschen: int, start_seat: int) -> Batch:
+    """The start of a round for `rows` playouts."""
+    return Batch(
+        np.zeros((rows, players), dtype=np.int64),
+        np.full((rows, players), groschen, dtype=np.int64),
+        np.full(rows, start_seat, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+    )
+
+
+def deal(rng: np.random.Generator, rows: int, removed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Random rounds: (removed lots (B, removed), draw order (B, 33 - removed))."""
+    order = np.argsort(rng.random((rows, 33)), axis=1) + 3
+    return order[:, :removed], order[:, removed:]
+
+
+def scalar_round(
+    game: SpeedtombolaGame,
+    removed: Sequence[int],
+    draws: Sequence[int],
+    policies: Sequence[Policy],
+    noise: np.ndarray,
+) -> tuple[list[list[int]], list[int]]:
+    """One round through the rule engine, each decision by `policies`: (lots, groschen).
+
+    noise: (L, n) as for `advance`; the first round of the game is played.
+    """
+    state = game.new_initial_state()
+    for lot in removed:
+        state.apply_action(int(lot))
+    total = len(draws)
+    for j, lot in enumerate(draws):
+        state.apply_action(int(lot))
+        drum = total - j - 1
+        while state.lot is not None:
+            s = state.seat
+            cost = lot_cost(state.lots[s], state.lot)
+            u = float(noise[j, s])
+            take = policies[s].accepts(cost, state.lot, drum, u, state.pot, state.groschen[s])
+            state.apply_action(Move.NEHMEN if take else Move.NEIN_DANKE)
+    result = state.results[0]
+    return [list(x) for x in result.lots], list(result.groschen)

@@ -1,0 +1,59 @@
+"""The numpy simulator plays exactly the rounds the rule engine plays, fed the same drums."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from spielleiter.bots.tombola_sim import (
+    Policy,
+    bitmasks,
+    deal,
+    fresh_batch,
+    lot_points,
+    scalar_round,
+    simulate,
+)
+from spielleiter.games.speedtombola import SpeedtombolaGame, groschen_per_player, lot_cost
+
+POLICIES = [
+    Policy(cost=0.6, bias=-2, noise=4, reserve=3, slope=2, milk=2),
+    Policy(cost=0.0, lot=0.3, noise=3),
+    Policy(cost=0.8, lot=0.1, drum=0.1, bias=-3, noise=2, reserve=2, slope=1),
+    Policy(cost=0.5, noise=6),
+    Policy(cost=0.4, bias=1),
+    Policy(cost=1.0, bias=-5, noise=3, reserve=4, slope=3),
+    Policy(cost=0.3, noise=1, milk=4),
+]
+PLAYOUTS_PER_PLAYER_COUNT = 1002
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_simulator_agrees_with_the_engine(players):
+    rng = np.random.default_rng(players)
+    game_groschen = groschen_per_player(players)
+    per_removed = PLAYOUTS_PER_PLAYER_COUNT // 3
+    for removed in (6, 9, 12):
+        first_seat = int(rng.integers(players))
+        policies = [POLICIES[(seat + removed) % len(POLICIES)] for seat in range(players)]
+        gone, draws = deal(rng, per_removed, removed)
+        noise = rng.uniform(-1.0, 1.0, (per_removed, draws.shape[1], players))
+        start = fresh_batch(per_removed, players, game_groschen, first_seat)
+        batch = simulate(start, draws, policies, noise, draws.shape[1] - 1, chunk=128)
+        game = SpeedtombolaGame({"players": players, "removed": removed, "first_seat": first_seat})
+        for row in range(per_removed):
+            lots, groschen = scalar_round(game, gone[row], draws[row], policies, noise[row])
+            assert bitmasks(lots).tolist() == batch.holdings[row].tolist()
+            assert groschen == batch.groschen[row].tolist()
+
+
+def test_lot_points_of_bitmasks_count_the_lowest_lot_of_each_garnitur():
+    holdings = bitmasks([[4, 6, 10, 21], [13, 15, 16], [13, 14, 15, 16], [], [35, 3, 34]])
+    assert lot_points(holdings).tolist() == [41, 28, 13, 0, 37]
+
+
+def test_the_policy_takes_without_a_groschen_and_leans_on_its_reserve():
+    policy = Policy(cost=1.0, reserve=3, slope=2)
+    assert policy.accepts(cost=30, lot=30, drum=5, u=0.0, pot=0, groschen=0)
+    assert not policy.accepts(cost=30, lot=30, drum=5, u=0.0, pot=25, groschen=3)
+    assert policy.accepts(cost=30, lot=30, drum=5, u=0.0, pot=26, groschen=1)
+    assert lot_cost([29], 30) == 0 and policy.accepts(0, 30, 5, 0.0, pot=0, groschen=9)
