@@ -1,0 +1,328 @@
+"""The device loop: key events in, the top screen reacts, a frame goes out.
+
+The same loop runs on the Pi (gpiozero buttons, the OLED), in a terminal (keyboard,
+half-block drawing) and from a key script (virtual time, PNG frames). Computer
+players think in a worker thread; the screen says so meanwhile.
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from . import __version__
+from .hal.display import FrameSink
+from .hal.keys import MENU, Key, KeyEvent
+from .session import Session
+from .store import Store
+from .ui.canvas import Canvas
+from .ui.screen import Screen, render
+
+TICK_S = 0.05
+"""How often the loop looks at the time when nothing happens."""
+
+
+class RealClock:
+    """Monotonic wall time."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class VirtualClock:
+    """Time that moves only when told: key scripts give the same frames every run."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A script entry: let time pass."""
+
+    seconds: float
+
+
+ScriptEntry = KeyEvent | Wait
+
+
+def parse_script(text: str) -> list[ScriptEntry]:
+    """Read a key script: K1..K4, K1-long..K4-long, `wait SECONDS`, `#` comments."""
+    entries: list[ScriptEntry] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            if line.lower().startswith("wait"):
+                seconds = float(line.split()[1])
+                if seconds < 0:
+                    raise ValueError("negative wait")
+                entries.append(Wait(seconds))
+            else:
+                entries.append(KeyEvent.parse(line))
+        except (ValueError, IndexError) as exc:
+            raise ValueError(f"key script line {number}: {raw.strip()!r}: {exc}") from exc
+    return entries
+
+
+class Box:
+    """The running device: a stack of screens, the store, the displays, the jobs."""
+
+    def __init__(
+        self,
+        store: Store,
+        sink: FrameSink,
+        clock: RealClock | VirtualClock,
+        rng: random.Random,
+        hardware: dict[str, Any] | None = None,
+        watchdog: Any = None,
+    ) -> None:
+        self.store = store
+        self.sink = sink
+        self.clock = clock
+        self.rng = rng
+        self.hardware = hardware or {}
+        self.watchdog = watchdog
+        self.session: Session | None = None
+        self.stack: list[Screen] = []
+        self.started = time.monotonic()
+        self._settings = store.settings()
+        self._events: queue.Queue[KeyEvent | str | Callable[[], None]] = queue.Queue()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+        self._jobs: list[tuple[Future[Any], Callable[[Any], None]]] = []
+        self._quit = threading.Event()
+        self._frame_lock = threading.Lock()
+        self._frame_png = b""
+        self._summary: dict[str, Any] = {}
+        self.polls: list[Callable[[float], list[KeyEvent]]] = []
+        self.spinner: Any = None
+
+    # --- what screens use ------------------------------------------------
+    def now(self) -> float:
+        return self.clock.now()
+
+    def settings(self) -> dict[str, Any]:
+        return self._settings
+
+    def reload_settings(self) -> None:
+        self._settings = self.store.settings()
+        self.sink.contrast(int(self._settings["display.contrast"]))
+
+    @property
+    def top(self) -> Screen | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, screen: Screen) -> None:
+        screen.attach(self)
+        self.stack.append(screen)
+        screen.enter()
+
+    def pop(self) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+            self.stack[-1].enter()
+
+    def replace(self, screen: Screen) -> None:
+        if self.stack:
+            self.stack.pop()
+        self.push(screen)
+
+    def reset(self, screen: Screen) -> None:
+        """Clear the stack down to the main menu, then show `screen` on top of it."""
+        del self.stack[1:]
+        if screen is not self.stack[0]:
+            self.push(screen)
+        else:
+            screen.enter()
+
+    def submit(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run `work` off the loop (a computer thinking); call `done(result)` on the loop."""
+        self._jobs.append((self._executor.submit(work), done))
+
+    def call_soon(self, fn: Callable[[], None]) -> None:
+        """Run `fn` on the loop thread (thread-safe; used by the serial link)."""
+        self._events.put(fn)
+
+    def post(self, event: KeyEvent | str) -> None:
+        """A key event, or a keyboard character resolved against the soft keys."""
+        self._events.put(event)
+
+    def quit(self) -> None:
+        self._quit.set()
+
+    @property
+    def thinking(self) -> bool:
+        return bool(self._jobs)
+
+    @property
+    def idle(self) -> bool:
+        """Waiting for input: no computer thinking, no animation running."""
+        top = self.top
+        return not self._jobs and not (top is not None and top.busy)
+
+    # --- the loop --------------------------------------------------------
+    def dispatch(self, event: KeyEvent | str | Callable[[], None]) -> None:
+        if callable(event) and not isinstance(event, KeyEvent):
+            event()
+            return
+        if isinstance(event, str):
+            resolved = self.resolve_char(event)
+            if resolved is None:
+                return
+            event = resolved
+        top = self.top
+        if top is None:
+            return
+        if event == MENU:
+            if not top.on_menu():
+                self.open_menu()
+            return
+        top.on_key(event)
+
+    def resolve_char(self, ch: str) -> KeyEvent | None:
+        """The emulator's keyboard: 1-4, shift+1-4 (long), Esc, and the screen's letters."""
+        if ch in "1234":
+            return KeyEvent(Key(int(ch)))
+        if ch in "!@#$":
+            return KeyEvent(Key("!@#$".index(ch) + 1), long=True)
+        if ch == "\x1b":
+            return MENU
+        if ch == "\r":
+            ch = "\n"
+        if ch == "\x7f":
+            ch = "\x08"
+        top = self.top
+        if top is None:
+            return None
+        for position, key in enumerate(top.softkeys(), 1):
+            if key and ch.lower() in key.hotkeys:
+                return KeyEvent(Key(position))
+        return None
+
+    def open_menu(self) -> None:
+        from .ui.menus import open_menu
+
+        open_menu(self)
+
+    def finish_jobs(self, block: bool = False) -> None:
+        """Hand finished jobs' results to their screens (waiting for one when block)."""
+        if block and self._jobs:
+            self._jobs[0][0].exception()
+        ready = [job for job in self._jobs if job[0].done()]
+        self._jobs = [job for job in self._jobs if not job[0].done()]
+        for future, done in ready:
+            done(future.result())  # may submit new jobs
+
+    def frame(self) -> Canvas:
+        """Draw the top screen."""
+        assert self.top is not None
+        return render(self.top)
+
+    def refresh(self) -> None:
+        """Draw and send the frame (nothing is sent when it did not change)."""
+        top = self.top
+        if top is None:
+            return
+        canvas = self.frame()
+        note = f"{self.session.record_id}\t{self.session.committed}" if self.session else "-\t0"
+        if self.sink.show(canvas.image, note):
+            buf = io.BytesIO()
+            canvas.image.save(buf, "PNG")
+            with self._frame_lock:
+                self._frame_png = buf.getvalue()
+                self._summary = top.summary()
+
+    def step(self) -> None:
+        """One pass of the loop: buttons, queued events, finished jobs, time, frame."""
+        now = self.clock.now()
+        for poll in self.polls:
+            for event in poll(now):
+                self.dispatch(event)
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except queue.Empty:
+                break
+            self.dispatch(event)
+        self.finish_jobs()
+        if self.top is not None:
+            self.top.tick(now)
+        self.refresh()
+        if self.watchdog is not None:
+            self.watchdog.ping()
+
+    def run(self) -> None:
+        """Run in real time until quit() (SIGTERM, SIGINT, the menu's Aus)."""
+        while not self._quit.is_set():
+            self.step()
+            self._quit.wait(TICK_S)
+
+    def settle(self, limit_s: float = 120.0) -> None:
+        """Script mode: let computers finish and animations run until input is awaited."""
+        assert isinstance(self.clock, VirtualClock)
+        spent = 0.0
+        self.step()
+        while not self.idle and spent < limit_s:
+            if self._jobs:
+                self.finish_jobs(block=True)
+            else:
+                self.clock.advance(TICK_S)
+                spent += TICK_S
+            self.step()
+
+    def run_script(self, entries: Iterable[ScriptEntry]) -> None:
+        """Deliver each entry when the box next waits for input, then stop."""
+        assert isinstance(self.clock, VirtualClock)
+        for entry in entries:
+            if self._quit.is_set():
+                break
+            self.settle()
+            if isinstance(entry, Wait):
+                remaining = entry.seconds
+                while remaining > 1e-9:
+                    dt = min(TICK_S, remaining)
+                    self.clock.advance(dt)
+                    remaining -= dt
+                    self.step()
+                    if self._jobs:
+                        self.settle()
+            else:
+                self.dispatch(entry)
+                self.step()
+        self.settle()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self.watchdog is not None:
+            self.watchdog.stopping()
+        self.sink.close()
+
+    # --- what the serial link asks ---------------------------------------
+    def hello(self) -> dict[str, Any]:
+        return {
+            "firmware": __version__,
+            "hardware": dict(self.hardware),
+            "uptime_s": round(time.monotonic() - self.started, 1),
+            "game": self.session.record.game if self.session else None,
+        }
+
+    def screen(self) -> tuple[bytes, dict[str, Any]]:
+        with self._frame_lock:
+            return self._frame_png, dict(self._summary)
+
+    def settings_changed(self, settings: dict[str, Any]) -> None:
+        self.call_soon(self.reload_settings)

@@ -1,0 +1,167 @@
+"""`spielleiter`: start the box, on a Pi with its parts, elsewhere emulated."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .app import Box, RealClock, VirtualClock, parse_script
+from .hal.display import FrameFolder, FrameSink, TerminalDisplay
+from .store import Store, default_data_dir
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="spielleiter", description="The Spielleiter box.")
+    p.add_argument("--emulate", action="store_true", help="emulated hardware even on a Pi")
+    p.add_argument("--keys", type=Path, help="play the key presses listed in FILE, then exit")
+    p.add_argument("--frames", type=Path, help="write every new frame as PNG into DIR")
+    p.add_argument("--data", type=Path, help="where the data lives (default: per platform)")
+    p.add_argument("--seed", type=int, help="fix the random generator")
+    p.add_argument(
+        "--serial", help="serial port for the laptop link, or 'pty' for a pseudo-terminal"
+    )
+    p.add_argument(
+        "--display",
+        choices=("auto", "terminal", "window", "none"),
+        default="auto",
+        help="emulated panel: terminal drawing, a luma.emulator window, or none",
+    )
+    p.add_argument("--version", action="version", version=f"spielleiter {__version__}")
+    return p
+
+
+def has_pi_hardware(bus: int) -> bool:
+    """GPIO and I2C present (a Raspberry Pi with the bus enabled)."""
+    return Path("/dev/gpiochip0").exists() and Path(f"/dev/i2c-{bus}").exists()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .hal.pins import load_pin_map
+
+    pins = load_pin_map()
+    try:
+        script = parse_script(args.keys.read_text("utf-8")) if args.keys else None
+    except (OSError, ValueError) as exc:
+        print(f"spielleiter: {exc}", file=sys.stderr)
+        return 2
+
+    emulate = args.emulate or args.keys is not None
+    if not emulate and not has_pi_hardware(pins.i2c_bus):
+        print("spielleiter: no GPIO/I2C found, running the emulated box", flush=True)
+        emulate = True
+
+    store = Store.open(args.data or default_data_dir())
+    settings = store.settings()
+    rng = random.Random(args.seed)
+    clock: Any = VirtualClock() if script is not None else RealClock()
+    displays: list[Any] = []
+    polls = []
+    hardware: dict[str, Any] = {"emulated": emulate}
+    keyboard = None
+    box_ref: list[Box] = []
+    if emulate:
+        interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty()
+        if args.display == "window":
+            from .hal.display import open_window
+
+            displays.append(open_window())
+        if interactive and args.display in ("auto", "terminal"):
+            displays.append(TerminalDisplay(sys.stdout, labels=lambda: _labels(box_ref)))
+            from .hal.terminal import Keyboard
+
+            keyboard = Keyboard(sys.stdin)
+    else:
+        from .hal.buttons import ButtonPanel
+        from .hal.display import open_oled
+
+        driver = settings.get("display.driver", pins.display_driver)
+        displays.append(open_oled(driver, pins.i2c_bus, pins.display_address))
+        panel = ButtonPanel(
+            pins.buttons, clock.now, pins.debounce_ms / 1000, pins.long_press_ms / 1000
+        )
+        polls.append(panel.poll)
+        hardware.update({"display": driver, "buttons": True})
+    if args.frames:
+        displays.append(FrameFolder(args.frames))
+
+    from .hal.watchdog import Watchdog
+
+    watchdog = Watchdog.from_env()
+    box = Box(store, FrameSink(displays), clock, rng, hardware=hardware, watchdog=watchdog)
+    box_ref.append(box)
+    box.polls.extend(polls)
+    box.reload_settings()
+
+    link = None
+    if args.serial:
+        link = _start_link(box, args.serial)
+        if link is None:
+            return 2
+
+    from .ui.menus import main_menu, resume_prompt
+
+    box.push(main_menu(box))
+    unfinished = store.unfinished_record()
+    if unfinished is not None:
+        box.push(resume_prompt(box, unfinished))
+
+    def stop(signum: int, frame: Any) -> None:
+        box.quit()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    watchdog.ready()
+    try:
+        if script is not None:
+            box.run_script(script)
+        else:
+            if keyboard is not None:
+                keyboard.start(box.post, box.quit)
+            box.run()
+    finally:
+        if keyboard is not None:
+            keyboard.stop()
+        if link is not None:
+            link.stop()
+        box.close()
+        store.close()
+    return 0
+
+
+def _labels(box_ref: list[Box]) -> list[str]:
+    if not box_ref or box_ref[0].top is None:
+        return ["", "", "", ""]
+    return [k.label if k else "" for k in box_ref[0].top.softkeys()]
+
+
+def _start_link(box: Box, where: str) -> Any:
+    """The serial link on a port, or on a new pseudo-terminal whose path is printed."""
+    from .link.server import LinkServer, open_pty
+
+    if where == "pty":
+        master_fd, path = open_pty()
+        print(f"serial: {path}", flush=True)
+        server = (
+            LinkServer.on_fd(master_fd, box)
+            if hasattr(LinkServer, "on_fd")
+            else LinkServer(path, box)
+        )
+    else:
+        if not os.path.exists(where):
+            print(f"spielleiter: serial port {where} not found", file=sys.stderr)
+            return None
+        server = LinkServer(where, box)
+    server.start()
+    return server
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""Displays: anything that can show a 128x64 one-bit frame.
+
+A luma device (the real SSD1306/SH1106 over I2C, luma's `dummy` in tests, the
+luma.emulator window), the terminal, or a folder of PNG frames. `FrameSink` sends a
+frame to all of them, and never resends a frame identical to the last one.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from PIL import Image, ImageChops
+
+WIDTH = 128
+HEIGHT = 64
+
+
+class Display(Protocol):
+    """Something that shows frames."""
+
+    def show(self, frame: Image.Image) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def frames_equal(a: Image.Image | None, b: Image.Image | None) -> bool:
+    """True when two frames have the same pixels."""
+    if a is None or b is None:
+        return a is b
+    return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
+
+
+class LumaDisplay:
+    """A luma.core device: the OLED, the `dummy` device, or the emulator window."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    def show(self, frame: Image.Image) -> None:
+        self.device.display(frame.convert(self.device.mode))
+
+    def contrast(self, level: int) -> None:
+        self.device.contrast(level)
+
+    def close(self) -> None:
+        cleanup = getattr(self.device, "cleanup", None)
+        if cleanup:
+            cleanup()
+
+
+def open_oled(driver: str, bus: int, address: int) -> LumaDisplay:
+    """The real panel over I2C: SSD1306 by default, SH1106 as option."""
+    from luma.core.interface.serial import i2c
+
+    serial = i2c(port=bus, address=address)
+    if driver == "sh1106":
+        from luma.oled.device import sh1106 as make
+    else:
+        from luma.oled.device import ssd1306 as make
+    device = make(serial, width=WIDTH, height=HEIGHT)
+    device.cleanup = lambda: None  # keep the last frame visible after exit
+    return LumaDisplay(device)
+
+
+def open_window(scale: int = 4) -> LumaDisplay:
+    """A desktop window through luma.emulator (needs the `desktop` extra)."""
+    try:
+        from luma.emulator.device import pygame
+    except ImportError as exc:
+        raise RuntimeError(
+            "the window needs luma.emulator: pip install 'spielleiter[desktop]'"
+        ) from exc
+    return LumaDisplay(pygame(width=WIDTH, height=HEIGHT, mode="1", scale=scale))
+
+
+def to_blocks(frame: Image.Image) -> list[str]:
+    """The frame as text rows of Unicode half blocks (two pixel rows per text row)."""
+    img = frame.convert("1")
+    w, h = img.size
+    px = img.load()
+    chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+    rows = []
+    for y in range(0, h, 2):
+        rows.append(
+            "".join(
+                chars[(1 if px[x, y] else 0, 1 if y + 1 < h and px[x, y + 1] else 0)]
+                for x in range(w)
+            )
+        )
+    return rows
+
+
+class TerminalDisplay:
+    """The emulated panel drawn in a terminal, the soft-key labels under it."""
+
+    def __init__(self, out: TextIO = sys.stdout, labels: Callable[[], list[str]] | None = None):
+        self.out = out
+        self.labels = labels
+        self._first = True
+
+    def show(self, frame: Image.Image) -> None:
+        rows = to_blocks(frame)
+        border = "+" + "-" * WIDTH + "+"
+        lines = [border] + [f"|{r}|" for r in rows] + [border]
+        if self.labels is not None:
+            cells = [f"[{i + 1}] {label}"[:31].ljust(32) for i, label in enumerate(self.labels())]
+            lines.append(" " + "".join(cells))
+        lines.append(" Tasten: 1-4, lang: Shift+1-4, Esc: Menü, q: Ende")
+        prefix = "\x1b[2J\x1b[H" if self._first else "\x1b[H"
+        self._first = False
+        self.out.write(prefix + "\n".join(lines) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write("\n")
+        self.out.flush()
+
+
+class FrameFolder:
+    """Every new frame as frame-000001.png, frame-000002.png, ... in a folder."""
+
+    def __init__(self, folder: Path | str) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+        self._log = (self.folder / "frames.tsv").open("a", encoding="utf-8")
+
+    def show(self, frame: Image.Image, note: str = "") -> None:
+        self.count += 1
+        name = f"frame-{self.count:06d}.png"
+        frame.convert("1").save(self.folder / name)
+        self._log.write(f"{name}\t{note}\n")
+        self._log.flush()
+
+    def close(self) -> None:
+        self._log.close()
+
+
+class FrameSink:
+    """Shows each frame on every display, skipping frames identical to the last one."""
+
+    def __init__(self, displays: list[Any]) -> None:
+        self.displays = displays
+        self.last: Image.Image | None = None
+        self.sent = 0
+
+    def show(self, frame: Image.Image, note: str = "") -> bool:
+        """Send a frame; False when it equals the last one and nothing was sent."""
+        if frames_equal(frame, self.last):
+            return False
+        self.last = frame.copy()
+        self.sent += 1
+        for display in self.displays:
+            if isinstance(display, FrameFolder):
+                display.show(frame, note)
+            else:
+                display.show(frame)
+        return True
+
+    def contrast(self, level: int) -> None:
+        for display in self.displays:
+            if hasattr(display, "contrast"):
+                display.contrast(level)
+
+    def close(self) -> None:
+        for display in self.displays:
+            display.close()

@@ -1,0 +1,54 @@
+"""The pin map: read once from hardware/pins.toml, shipped inside the package."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .keys import Key
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """Everything the firmware needs to know about the wiring."""
+
+    buttons: dict[Key, int]
+    debounce_ms: int
+    long_press_ms: int
+    i2c_bus: int
+    display_driver: str
+    display_address: int
+    spinner_address: int
+    serial_port: str
+    usb_vendor_id: int
+    usb_product_id: int
+    usb_product: str
+    raw: dict[str, Any]
+
+
+def load_pin_map(path: Path | None = None) -> PinMap:
+    """Parse pins.toml (the packaged one unless a path is given)."""
+    if path is None:
+        text = (resources.files("spielleiter.hardware") / "pins.toml").read_text("utf-8")
+    else:
+        text = Path(path).read_text("utf-8")
+    data = tomllib.loads(text)
+    buttons = data["buttons"]
+    timing = buttons.get("timing", {})
+    return PinMap(
+        buttons={key: int(buttons[key.name]) for key in Key},
+        debounce_ms=int(timing.get("debounce_ms", 25)),
+        long_press_ms=int(timing.get("long_press_ms", 700)),
+        i2c_bus=int(data["i2c"]["bus"]),
+        display_driver=str(data["display"]["driver"]),
+        display_address=int(data["display"]["address"]),
+        spinner_address=int(data["spinner"]["address"]),
+        serial_port=str(data["serial"]["port"]),
+        usb_vendor_id=int(data["usb"]["vendor_id"]),
+        usb_product_id=int(data["usb"]["product_id"]),
+        usb_product=str(data["usb"]["product"]),
+        raw=data,
+    )

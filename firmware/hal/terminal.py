@@ -1,0 +1,56 @@
+"""The emulator's keyboard: raw key presses from a terminal, read in their own thread."""
+
+from __future__ import annotations
+
+import os
+import select
+import termios
+import threading
+import tty
+from collections.abc import Callable
+from typing import TextIO
+
+CTRL_C = "\x03"
+
+
+class Keyboard:
+    """Reads single characters from a terminal and hands them to the box."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.fd = stream.fileno()
+        self._saved: list | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, post: Callable[[str], None], quit: Callable[[], None]) -> None:
+        """Put the terminal in cbreak mode and start reading."""
+        self._saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        self._thread = threading.Thread(target=self._read, args=(post, quit), daemon=True)
+        self._thread.start()
+
+    def _read(self, post: Callable[[str], None], quit: Callable[[], None]) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if not ready:
+                continue
+            data = os.read(self.fd, 16).decode("utf-8", "replace")
+            if not data:
+                quit()
+                return
+            if data == "\x1b":
+                post("\x1b")
+                continue
+            if data.startswith("\x1b"):
+                continue  # arrow keys and other escape sequences
+            for ch in data:
+                if ch == CTRL_C:
+                    quit()
+                    return
+                post(ch)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None

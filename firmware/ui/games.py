@@ -1,0 +1,92 @@
+"""The games the box offers in its menu: seats, computer levels, house rules, first screen."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .screen import Screen
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A game parameter chosen before the start, remembered as a setting."""
+
+    param: str
+    label: str
+    options: tuple[Any, ...]
+    setting: str = ""
+    """The settings key that remembers the last choice ("" for none)."""
+
+    def label_of(self, value: Any) -> str:
+        if isinstance(value, bool):
+            return "an" if value else "aus"
+        return str(value)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """How the menu sets up a game and which screen plays it."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    levels: tuple[str, ...] = ()
+    """Computer levels a seat may take ("" none: no computer players)."""
+    house_rules: tuple[HouseRule, ...] = field(default_factory=tuple)
+    screen: str = ""
+    """"module:function" with function(app, session) -> Screen, the game's first screen."""
+    needs_seats: bool = True
+
+    def start_screen(self) -> Callable[[Any, Any], Screen]:
+        module, _, func = self.screen.partition(":")
+        return getattr(importlib.import_module(module), func)
+
+
+SETUPS: dict[str, GameSetup] = {
+    s.name: s
+    for s in (
+        GameSetup(
+            name="speedtombola",
+            title="Speedtombola",
+            min_seats=3,
+            max_seats=7,
+            levels=("leicht", "normal", "stark"),
+            house_rules=(
+                HouseRule("removed", "Lose raus", (9, 6, 12), "speedtombola.removed"),
+                HouseRule("rounds", "Runden", (1, 3, 5), "speedtombola.rounds"),
+            ),
+            screen="spielleiter.ui.speedtombola:start",
+        ),
+        GameSetup(
+            name="besenbingo",
+            title="Besenbingo",
+            min_seats=1,
+            max_seats=9,
+            levels=("computer",),
+            screen="spielleiter.ui.besenbingo:start",
+        ),
+        GameSetup(
+            name="maskenball",
+            title="Maskenball der Käfer",
+            min_seats=1,
+            max_seats=1,
+            screen="spielleiter.ui.maskenball:start",
+            needs_seats=False,
+        ),
+    )
+}
+
+
+def available() -> list[GameSetup]:
+    """The games whose screens are installed, in menu order."""
+    found = []
+    for setup in SETUPS.values():
+        module = setup.screen.partition(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            found.append(setup)
+    return found

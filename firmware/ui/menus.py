@@ -1,0 +1,326 @@
+"""The box's menus: choose a game, set up the seats and house rules, settings, Bestenliste."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.base import Seat
+from ..hal.keys import Key, KeyEvent
+from ..session import Session
+from ..settings import SettingsError
+from .canvas import Canvas
+from .fonts import SMALL, TEXT
+from .games import SETUPS, GameSetup, available
+from .screen import Screen, SoftKey
+from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
+
+LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "computer": "Computer"}
+
+
+def main_menu(app: Any) -> ListMenu:
+    """The first screen: the games, the Bestenliste, the settings."""
+    items = [
+        Item(s.title, lambda s=s: app.push(SetupFlow(s).first_screen(app))) for s in available()
+    ]
+    items.append(Item("Bestenliste", lambda: app.push(bestenliste_menu(app))))
+    items.append(Item("Einstellungen", lambda: app.push(settings_menu(app))))
+    return ListMenu("Spielleiter", items, back=lambda: None, back_label="")
+
+
+def start_game(app: Any, setup: GameSetup, session: Session) -> None:
+    """Show a game's first screen on top of the main menu."""
+    app.session = session
+    app.reset(setup.start_screen()(app, session))
+
+
+def resume_prompt(app: Any, record_id: int) -> Confirm:
+    """Offered after a restart when a game was not finished."""
+    record = app.store.record(record_id)
+    setup = SETUPS.get(record.game)
+    title = setup.title if setup else record.game
+
+    def yes() -> None:
+        if setup is None:
+            app.store.update_record(record_id, abandoned=True)
+            app.reset(app.stack[0])
+            return
+        start_game(app, setup, Session.resume(app.store, record_id))
+
+    def no() -> None:
+        app.store.update_record(record_id, abandoned=True)
+        app.pop()
+
+    names = ", ".join(s.name for s in record.seats if s.is_human)
+    return Confirm(f"Partie fortsetzen? {title}" + (f" ({names})" if names else ""), yes, no)
+
+
+class SetupFlow:
+    """Seats, then a name or computer level per seat, then the house rules, then start."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.seats: list[Seat] = []
+        self.count = setup.min_seats
+        self.params: dict[str, Any] = {}
+
+    def first_screen(self, app: Any) -> Screen:
+        self.app = app
+        for rule in self.setup.house_rules:
+            remembered = app.settings().get(rule.setting) if rule.setting else None
+            self.params[rule.param] = remembered if remembered in rule.options else rule.options[0]
+        if not self.setup.needs_seats:
+            return self.rules_menu()
+        choices = range(self.setup.min_seats, self.setup.max_seats + 1)
+        items = [
+            Item(f"{n} Plätze" if n > 1 else "1 Platz", lambda n=n: self.choose_count(n))
+            for n in choices
+        ]
+        return ListMenu(f"{self.setup.title}: Plätze", items)
+
+    def choose_count(self, n: int) -> None:
+        self.count = n
+        self.seats = []
+        self.app.push(self.seat_menu())
+
+    def seat_menu(self) -> ListMenu:
+        i = len(self.seats)
+        taken = {s.name for s in self.seats}
+        items = [
+            Item(name, lambda name=name: self.add_seat(Seat(name)))
+            for name in self.app.store.names()
+            if name not in taken
+        ]
+        items.append(Item("Neuer Name ...", self.spell_name))
+        for level in self.setup.levels:
+            label = LEVEL_NAMES.get(level, level.title())
+            items.append(
+                Item(
+                    f"Computer {label}" if level != "computer" else "Computer",
+                    lambda level=level: self.add_computer(level),
+                )
+            )
+        return ListMenu(f"Platz {i + 1} von {self.count}", items, back=self.back_seat)
+
+    def back_seat(self) -> None:
+        if self.seats:
+            self.seats.pop()
+        self.app.pop()
+
+    def spell_name(self) -> None:
+        def done(word: str) -> None:
+            name = word.strip()
+            taken = {s.name for s in self.seats}
+            if not name:
+                self.app.pop()
+                return
+            if name in taken:
+                self.app.replace(Message("Name vergeben", f"{name} sitzt schon am Tisch."))
+                return
+            self.app.store.remember_name(name)
+            self.app.pop()
+            self.add_seat(Seat(name))
+
+        self.app.push(Speller("Name", done, ALPHABET))
+
+    def add_computer(self, level: str) -> None:
+        number = sum(1 for s in self.seats if not s.is_human) + 1
+        label = LEVEL_NAMES.get(level, level.title())
+        self.add_seat(Seat(name=f"{label} {number}", kind="computer", level=level))
+
+    def add_seat(self, seat: Seat) -> None:
+        self.seats.append(seat)
+        if seat.is_human:
+            self.app.store.remember_name(seat.name)
+        if len(self.seats) < self.count:
+            self.app.push(self.seat_menu())
+        else:
+            self.app.push(self.rules_menu())
+
+    def rules_menu(self) -> ListMenu:
+        items = []
+        for rule in self.setup.house_rules:
+            items.append(
+                Item(
+                    lambda rule=rule: f"{rule.label}: {rule.label_of(self.params[rule.param])}",
+                    lambda rule=rule: self.cycle(rule),
+                )
+            )
+        items.append(Item("Start", self.start))
+        return ListMenu(f"{self.setup.title}", items, back=self.back_rules)
+
+    def back_rules(self) -> None:
+        if self.seats:
+            self.seats.pop()
+        self.app.pop()
+
+    def cycle(self, rule: Any) -> None:
+        options = list(rule.options)
+        value = self.params[rule.param]
+        self.params[rule.param] = options[(options.index(value) + 1) % len(options)]
+
+    def start(self) -> None:
+        params = dict(self.params)
+        if self.setup.needs_seats:
+            params["players"] = len(self.seats)
+            seats = self.seats
+        else:
+            seats = [Seat("Tisch")]
+        remembered = {r.setting: params[r.param] for r in self.setup.house_rules if r.setting}
+        if remembered:
+            try:
+                self.app.store.set_settings(remembered)
+            except SettingsError:
+                pass
+        session = Session.start(self.app.store, self.setup.name, params, seats)
+        start_game(self.app, self.setup, session)
+
+
+# --- Bestenliste ----------------------------------------------------------
+
+
+class BestenlisteScreen(Screen):
+    """One game's Bestenliste: place, name, points, matches; K1/K2 page."""
+
+    ROWS = 4
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.page = 0
+
+    def lines(self) -> list[Any]:
+        return self.app.store.bestenliste(self.game)
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [SoftKey("Auf", "k"), SoftKey("Ab", "j"), None, SoftKey("Zurück", "\x08\n")]
+
+    def draw(self, canvas: Canvas) -> None:
+        lines = self.lines()
+        pages = max(1, -(-len(lines) // self.ROWS))
+        self.page = min(self.page, pages - 1)
+        title = SETUPS[self.game].title if self.game in SETUPS else self.game
+        y = canvas.title(f"Bestenliste {title}"[:21], f"{self.page + 1}/{pages}")
+        canvas.text((2, y), "Pl Name        Pkt  Sp", SMALL)
+        y += 9
+        if not lines:
+            canvas.text((2, y + 4), "Noch keine Partie.", TEXT)
+        place = 0
+        previous = None
+        for i, line in enumerate(lines):
+            if line.points != previous:
+                place = i + 1
+                previous = line.points
+            if self.page * self.ROWS <= i < (self.page + 1) * self.ROWS:
+                text = f"{place:>2} {line.name[:10]:<10} {line.points:>5} {line.matches:>3}"
+                canvas.text((2, y), text, SMALL)
+                y += 9
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key == Key.K1:
+            self.page = max(0, self.page - 1)
+        elif event.key == Key.K2:
+            self.page += 1
+        elif event.key == Key.K4 and not event.long:
+            self.app.pop()
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "screen": "bestenliste",
+            "game": self.game,
+            "lines": [[s.name, s.points, s.matches] for s in self.lines()],
+        }
+
+
+def bestenliste_menu(app: Any) -> ListMenu:
+    items = [Item(s.title, lambda s=s: app.push(BestenlisteScreen(s.name))) for s in available()]
+    return ListMenu("Bestenliste", items)
+
+
+# --- settings -------------------------------------------------------------
+
+CONTRASTS = (50, 100, 150, 200, 255)
+CLOCK_SECONDS = (5, 10, 15, 20, 30, 60)
+
+
+def settings_menu(app: Any) -> ListMenu:
+    """Display contrast, the clock, the admin PIN."""
+
+    def cycle(key: str, options: tuple[Any, ...]) -> None:
+        value = app.settings()[key]
+        nxt = options[(options.index(value) + 1) % len(options)] if value in options else options[0]
+        app.store.set_settings({key: nxt})
+        app.reload_settings()
+
+    def spell_pin() -> None:
+        def done(word: str) -> None:
+            try:
+                app.store.set_settings({"admin.pin": word})
+                app.reload_settings()
+                app.replace(Message("Admin-PIN", "PIN gespeichert." if word else "PIN gelöscht."))
+            except SettingsError:
+                app.replace(Message("Admin-PIN", "Die PIN braucht 4 bis 8 Ziffern."))
+
+        app.push(Speller("Admin-PIN (leer: keine)", done, "0123456789", 8, secret=True))
+
+    def onoff(key: str) -> str:
+        return "an" if app.settings()[key] else "aus"
+
+    items = [
+        Item(
+            lambda: f"Kontrast: {app.settings()['display.contrast']}",
+            lambda: cycle("display.contrast", CONTRASTS),
+        ),
+        Item(
+            lambda: f"Uhr: {onoff('clock.enabled')}", lambda: cycle("clock.enabled", (False, True))
+        ),
+        Item(
+            lambda: f"Uhr-Sekunden: {app.settings()['clock.seconds']}",
+            lambda: cycle("clock.seconds", CLOCK_SECONDS),
+        ),
+        Item(
+            lambda: "Admin-PIN: " + ("gesetzt" if app.settings()["admin.pin"] else "keine"),
+            spell_pin,
+        ),
+    ]
+    extra = _extra_settings(app)
+    items.extend(extra)
+    return ListMenu("Einstellungen", items)
+
+
+def _extra_settings(app: Any) -> list[Item]:
+    """Settings items that games and hardware add (spinner calibration, tips)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    items: list[Item] = []
+    for module in ("spielleiter.ui.spinner_setup",):
+        if find_spec(module) is not None:
+            items.extend(import_module(module).settings_items(app))
+    return items
+
+
+# --- the menu on long K4 ----------------------------------------------------
+
+
+def open_menu(app: Any) -> None:
+    """Long K4: the pause menu in a game, else back to the main menu."""
+    top = app.top
+    if app.session is not None and top is not None and hasattr(top, "pause_items"):
+        app.push(PauseMenu(top))
+    elif len(app.stack) > 1:
+        app.reset(app.stack[0])
+
+
+class PauseMenu(ListMenu):
+    """In a game: Weiter (resume), the game's own entries, Verlassen (leave)."""
+
+    def __init__(self, game_screen: Any) -> None:
+        self.game_screen = game_screen
+        super().__init__("Pause", [])
+
+    def attach(self, app: Any) -> None:
+        super().attach(app)
+        self.items = [Item("Weiter", app.pop), *self.game_screen.pause_items()]
+
+    def on_menu(self) -> bool:
+        self.app.pop()
+        return True
