@@ -13,6 +13,14 @@ from collections.abc import Sequence
 
 COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
+    "spielleiter_host.info",
+    "spielleiter_host.settings",
+    "spielleiter_host.boards",
+    "spielleiter_host.leaderboard",
+    "spielleiter_host.records",
+    "spielleiter_host.names",
+    "spielleiter_host.mirror",
+    "spielleiter_host.spinner",
 ]
 
 

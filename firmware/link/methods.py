@@ -1,0 +1,390 @@
+"""The link's method table and the device interface it needs (LinkDevice).
+
+Every method takes named parameters, checks them strictly (an unknown or mistyped
+parameter is INVALID_PARAMS naming it), and answers a JSON object. Data lives in the
+Store (thread-safe, every write one transaction); live things (screen, spinner,
+hardware) come from the device object, whose methods must return at once: the link
+thread calls them while the game loop runs. docs/protocol.md shows every method.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from .. import boards, settings
+from ..games import registry
+from ..store import Store
+from .protocol import (
+    DEVICE_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    NOT_FOUND,
+    PIN_REQUIRED,
+    PROTOCOL_VERSION,
+    VALIDATION_ERROR,
+    WRONG_PIN,
+    RpcError,
+)
+
+PIN_SETTING = "admin.pin"
+NAME_MAX = 16
+"""The longest player name the device accepts (it must fit the 128-pixel screen)."""
+RECORDS_MAX = 1000
+
+
+class LinkDevice(Protocol):
+    """What the app gives the link. Every method must be quick and thread-safe."""
+
+    store: Store
+
+    def hello(self) -> dict[str, Any]:
+        """{"firmware": version, "hardware": {part: what was found}, "uptime": seconds,
+        "game": the current game's name or None}; more keys are passed on."""
+        ...
+
+    def screen(self) -> tuple[bytes, dict[str, Any]]:
+        """The frame on the display now as PNG bytes (128x64) and a short summary of
+        the game state (plain JSON data)."""
+        ...
+
+    def settings_changed(self, settings: dict[str, Any]) -> None:
+        """Settings were changed from the laptop; apply what is live (e.g. contrast)."""
+        ...
+
+    def spinner_read(self) -> dict[str, Any]:
+        """The spinner now (angle, sector, source ...); raise to report no sensor."""
+        ...
+
+    def spinner_calibrate(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Calibrate the spinner with `params`; raise ValueError for bad params."""
+        ...
+
+
+Handler = Callable[["Methods", dict[str, Any]], Any]
+_TABLE: dict[str, Handler] = {}
+
+
+def method(name: str) -> Callable[[Handler], Handler]:
+    """Register a handler under its wire name."""
+
+    def register(handler: Handler) -> Handler:
+        _TABLE[name] = handler
+        return handler
+
+    return register
+
+
+def method_names() -> list[str]:
+    """Every method the link serves."""
+    return sorted(_TABLE)
+
+
+# --- parameter checks ------------------------------------------------------
+_TYPE_WORDS = {str: "a string", int: "an integer", dict: "an object", list: "a list"}
+
+
+def _params(
+    params: Mapping[str, Any],
+    required: Mapping[str, type] | None = None,
+    optional: Mapping[str, type] | None = None,
+) -> dict[str, Any]:
+    """The named parameters, checked for presence and type; INVALID_PARAMS names the bad one."""
+    required = required or {}
+    optional = optional or {}
+    for key in params:
+        if key not in required and key not in optional:
+            raise RpcError(
+                INVALID_PARAMS, f"invalid params: unknown parameter {key!r}", {"path": key}
+            )
+    for key in required:
+        if key not in params:
+            raise RpcError(INVALID_PARAMS, f"invalid params: {key!r} is missing", {"path": key})
+    for key, value in params.items():
+        want = required.get(key) or optional[key]
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise RpcError(
+                INVALID_PARAMS,
+                f"invalid params: {key!r} must be {_TYPE_WORDS.get(want, want.__name__)}",
+                {"path": key},
+            )
+    return dict(params)
+
+
+def _validation(path: str, message: str) -> RpcError:
+    return RpcError(VALIDATION_ERROR, f"{path}: {message}", {"path": path, "message": message})
+
+
+def _public(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as the laptop sees them: the admin PIN is never sent."""
+    return {k: v for k, v in values.items() if k != PIN_SETTING}
+
+
+class Methods:
+    """The method table bound to one device; `call` is the server's dispatch."""
+
+    def __init__(self, device: LinkDevice) -> None:
+        self.device = device
+
+    @property
+    def store(self) -> Store:
+        return self.device.store
+
+    def call(self, name: str, params: dict[str, Any]) -> Any:
+        handler = _TABLE.get(name)
+        if handler is None:
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"method not found: {name[:60]!r}",
+                {"methods": method_names()},
+            )
+        return handler(self, params)
+
+    def check_pin(self, given: Any) -> None:
+        """Refuse unless no admin PIN is set or `given` is it."""
+        pin = str(self.store.setting(PIN_SETTING) or "")
+        if not pin:
+            return
+        if given is None:
+            raise RpcError(PIN_REQUIRED, 'an admin PIN is set: send it as "pin"')
+        if not isinstance(given, str) or not hmac.compare_digest(
+            given.encode("utf-8"), pin.encode("utf-8")
+        ):
+            raise RpcError(WRONG_PIN, "wrong admin PIN")
+
+    def live(self, call: Callable[[], Any]) -> Any:
+        """Call the device; its failures become DEVICE_ERROR (ValueError: VALIDATION_ERROR)."""
+        try:
+            return call()
+        except RpcError:
+            raise
+        except ValueError as exc:
+            raise _validation(str(getattr(exc, "path", "params")), str(exc)) from exc
+        except Exception as exc:
+            raise RpcError(DEVICE_ERROR, f"device: {exc}") from exc
+
+
+# --- hello ------------------------------------------------------------------
+@method("hello")
+def _hello(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    _params(params)
+    found = m.live(m.device.hello)
+    return {**found, "protocol": PROTOCOL_VERSION, "methods": method_names()}
+
+
+# --- settings ---------------------------------------------------------------
+@method("settings.get")
+def _settings_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    _params(params)
+    return {
+        "settings": _public(m.store.settings()),
+        "defaults": _public(settings.defaults()),
+        "help": _public({k: s.help for k, s in settings.SETTINGS.items()}),
+        "pin_set": bool(m.store.setting(PIN_SETTING)),
+    }
+
+
+@method("settings.set")
+def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"changes": dict}, {"pin": str})
+    if PIN_SETTING in p["changes"]:
+        m.check_pin(p.get("pin"))
+    try:
+        new = m.store.set_settings(p["changes"])
+    except settings.SettingsError as exc:
+        raise _validation(exc.key, exc.message) from exc
+    result: dict[str, Any] = {"settings": _public(new), "pin_set": bool(new[PIN_SETTING])}
+    try:
+        m.device.settings_changed(new)
+    except Exception as exc:
+        result["warning"] = f"stored, but the device could not apply it now: {exc}"
+    return result
+
+
+# --- boards -----------------------------------------------------------------
+def _board_kind(game: str) -> boards.BoardKind:
+    try:
+        return boards.kind(game)
+    except boards.BoardError as exc:
+        raise RpcError(NOT_FOUND, exc.message, {"path": "game"}) from exc
+
+
+@method("boards.list")
+def _boards_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, optional={"game": str})
+    games = [p["game"]] if "game" in p else sorted(boards.kinds())
+    listed = []
+    for game in games:
+        shipped = set(_board_kind(game).defaults())
+        uploaded = set(m.store.uploaded_boards(game))
+        for name in sorted(shipped | uploaded):
+            listed.append(
+                {
+                    "game": game,
+                    "name": name,
+                    "shipped": name in shipped,
+                    "uploaded": name in uploaded,
+                }
+            )
+    return {"boards": listed}
+
+
+@method("boards.get")
+def _boards_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"game": str, "name": str})
+    _board_kind(p["game"])
+    found = m.store.boards(p["game"])
+    if p["name"] not in found:
+        raise RpcError(NOT_FOUND, f"no board {p['name']!r} for {p['game']}", {"path": "name"})
+    return {"game": p["game"], "name": p["name"], "board": found[p["name"]]}
+
+
+@method("boards.put")
+def _boards_put(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"game": str, "boards": dict})
+    _board_kind(p["game"])
+    if not p["boards"]:
+        raise _validation("boards", "no boards given")
+    try:
+        m.store.put_boards(p["game"], p["boards"])
+    except boards.BoardError as exc:
+        raise _validation(exc.path, exc.message) from exc
+    return {"game": p["game"], "stored": sorted(p["boards"])}
+
+
+@method("boards.delete")
+def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"game": str, "name": str})
+    _board_kind(p["game"])
+    if not m.store.delete_board(p["game"], p["name"]):
+        raise RpcError(
+            NOT_FOUND,
+            f"no uploaded board {p['name']!r} for {p['game']} (shipped boards stay)",
+            {"path": "name"},
+        )
+    return {"game": p["game"], "deleted": p["name"]}
+
+
+# --- Bestenliste --------------------------------------------------------------
+def _game(name: str) -> str:
+    if name not in registry.names():
+        known = ", ".join(registry.names()) or "none"
+        raise RpcError(NOT_FOUND, f"unknown game {name!r}; known: {known}", {"path": "game"})
+    return name
+
+
+def _places(points: list[int]) -> list[int]:
+    """Standard competition ranking (1, 1, 3) of a best-first list."""
+    return [points.index(p) + 1 for p in points]
+
+
+@method("bestenliste.get")
+def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, optional={"game": str})
+    games = [_game(p["game"])] if "game" in p else registry.names()
+    result = {}
+    for game in games:
+        lines = m.store.bestenliste(game)
+        places = _places([s.points for s in lines])
+        result[game] = [
+            {"place": place, "name": s.name, "points": s.points, "matches": s.matches}
+            for place, s in zip(places, lines, strict=True)
+        ]
+    return {"bestenliste": result}
+
+
+@method("bestenliste.reset")
+def _bestenliste_reset(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, optional={"game": str, "pin": str})
+    m.check_pin(p.get("pin"))
+    game = _game(p["game"]) if "game" in p else None
+    return {"game": game, "removed": m.store.reset_bestenliste(game)}
+
+
+# --- records ----------------------------------------------------------------
+@method("records.list")
+def _records_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, optional={"limit": int})
+    limit = p.get("limit", RECORDS_MAX)
+    if not 1 <= limit <= RECORDS_MAX:
+        raise _validation("limit", f"must be from 1 to {RECORDS_MAX}")
+    return {
+        "records": [
+            {
+                "id": r.id,
+                "game": r.game,
+                "seats": r.seats,
+                "actions": r.actions,
+                "started": r.started,
+                "finished": r.finished,
+                "abandoned": r.abandoned,
+            }
+            for r in m.store.records(limit)
+        ]
+    }
+
+
+@method("records.get")
+def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"id": int})
+    try:
+        return {"record": m.store.record(p["id"]).to_json()}
+    except KeyError:
+        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
+
+
+@method("records.delete")
+def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"id": int}, {"pin": str})
+    m.check_pin(p.get("pin"))
+    if not m.store.delete_record(p["id"]):
+        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"})
+    return {"deleted": p["id"]}
+
+
+# --- names ------------------------------------------------------------------
+def _check_name(name: Any, path: str) -> str:
+    if not isinstance(name, str):
+        raise _validation(path, "a name is a string")
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise _validation(path, f"a name has 1 to {NAME_MAX} characters")
+    if not name.isprintable():
+        raise _validation(path, "a name has no control characters")
+    return name
+
+
+@method("names.list")
+def _names_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    _params(params)
+    return {"names": m.store.names()}
+
+
+@method("names.add")
+def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, {"names": list})
+    checked = [_check_name(n, f"names[{i}]") for i, n in enumerate(p["names"])]
+    for name in checked:
+        m.store.remember_name(name)
+    return {"names": m.store.names()}
+
+
+# --- screen and spinner -------------------------------------------------------
+@method("screen")
+def _screen(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    _params(params)
+    png, summary = m.live(m.device.screen)
+    return {"png": base64.b64encode(png).decode("ascii"), "summary": summary}
+
+
+@method("spinner.read")
+def _spinner_read(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    _params(params)
+    return m.live(m.device.spinner_read)
+
+
+@method("spinner.calibrate")
+def _spinner_calibrate(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    return m.live(lambda: m.device.spinner_calibrate(dict(params)))

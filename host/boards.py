@@ -1,0 +1,107 @@
+"""`spielleiter-host boards list|get|put|delete`: boards and templates of every game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
+from .output import print_json, table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("boards", help="list, download, upload, delete boards")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    lst = sub.add_parser("list", help="every board (of one game)")
+    lst.add_argument("game", nargs="?")
+    lst.set_defaults(func=boards_list)
+    get = sub.add_parser("get", help="one board as JSON")
+    get.add_argument("game")
+    get.add_argument("name")
+    get.add_argument("-o", "--output", type=Path, help="write it to this file")
+    get.set_defaults(func=boards_get)
+    put = sub.add_parser("put", help="upload boards; all are checked before any is stored")
+    put.add_argument("game")
+    put.add_argument("file", type=Path, help="JSON: one board (with --name) or {name: board}")
+    put.add_argument("--name", help="the name of the single board in FILE")
+    put.set_defaults(func=boards_put)
+    delete = sub.add_parser("delete", help="delete an uploaded board")
+    delete.add_argument("game")
+    delete.add_argument("name")
+    delete.set_defaults(func=boards_delete)
+    for p in (lst, get, put, delete):
+        add_connection_args(p)
+
+
+def boards_list(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        result = box.call("boards.list", **({"game": args.game} if args.game else {}))
+        if args.json:
+            print_json(result)
+            return 0
+        rows = [[b["game"], b["name"], _source(b)] for b in result["boards"]]
+        print(table(["game", "board", "source"], rows) if rows else "no boards")
+        return 0
+
+    return run_with_device(args, body)
+
+
+def _source(board: dict[str, Any]) -> str:
+    if board["uploaded"]:
+        return "uploaded (replaces shipped)" if board["shipped"] else "uploaded"
+    return "shipped"
+
+
+def boards_get(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        board = box.call("boards.get", game=args.game, name=args.name)["board"]
+        text = json.dumps(board, indent=2, ensure_ascii=False)
+        if args.output:
+            args.output.write_text(text + "\n", "utf-8")
+        else:
+            print(text)
+        return 0
+
+    return run_with_device(args, body)
+
+
+def load_boards(path: Path, name: str | None) -> dict[str, Any]:
+    """A board file as {name: board}: a single board needs --name."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise HostError(f"cannot read {path}: {exc}") from None
+    if name is not None:
+        return {name: data}
+    if not isinstance(data, dict) or not data:
+        err = HostError(f"{path}: give --name NAME for a single board, or a {{name: board}} file")
+        err.exit_code = EXIT_INVALID
+        raise err
+    return data
+
+
+def boards_put(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        items = load_boards(args.file, args.name)
+        result = box.call("boards.put", game=args.game, boards=items)
+        if args.json:
+            print_json(result)
+        else:
+            print(f"stored for {result['game']}: {', '.join(result['stored'])}")
+        return 0
+
+    return run_with_device(args, body)
+
+
+def boards_delete(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        result = box.call("boards.delete", game=args.game, name=args.name)
+        if args.json:
+            print_json(result)
+        else:
+            print(f"deleted {result['game']} board {result['deleted']}")
+        return 0
+
+    return run_with_device(args, body)

@@ -1,0 +1,303 @@
+"""The laptop end of the link: find the box, open its port, call methods.
+
+The box is found by the USB identity in the pin map (pins.toml [usb]); --port (or the
+environment variable SPIELLEITER_PORT) names any other port, e.g. a UART adapter or the
+emulator's /dev/pts/N. Every failure is a HostError whose message tells the person at
+the laptop what to do, and whose exit code tells a script what happened.
+
+Example::
+
+    with Device.open(port=None, timeout=5.0) as box:
+        print(box.call("settings.get")["settings"])
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import getpass
+import json
+import os
+import secrets
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import serial
+from serial.tools import list_ports
+from spielleiter.link.protocol import (
+    BAUDRATE,
+    PIN_REQUIRED,
+    PROTOCOL_VERSION,
+    VALIDATION_ERROR,
+    LineFramer,
+    request_line,
+)
+
+DEFAULT_TIMEOUT_S = 5.0
+RESPONSE_LIMIT = 64 * 1024 * 1024
+"""The longest answer line the host reads (a big record or a screen fits easily)."""
+PORT_ENV = "SPIELLEITER_PORT"
+
+# Exit codes: 1 the box refused the request, 2 usage (argparse), then one per failure.
+EXIT_REFUSED = 1
+EXIT_NO_DEVICE = 3
+EXIT_BUSY = 4
+EXIT_TIMEOUT = 5
+EXIT_PROTOCOL = 6
+EXIT_INVALID = 7
+
+
+class HostError(Exception):
+    """A failure explained for people; `exit_code` for scripts."""
+
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoDeviceError(HostError):
+    exit_code = EXIT_NO_DEVICE
+
+
+class PortBusyError(HostError):
+    exit_code = EXIT_BUSY
+
+
+class NoAnswerError(HostError):
+    exit_code = EXIT_TIMEOUT
+
+
+class ProtocolError(HostError):
+    exit_code = EXIT_PROTOCOL
+
+
+class RemoteError(HostError):
+    """The box answered with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
+        self.exit_code = EXIT_INVALID if code == VALIDATION_ERROR else EXIT_REFUSED
+
+
+@dataclass(frozen=True)
+class UsbIdentity:
+    """How the box announces itself on USB."""
+
+    vendor_id: int
+    product_id: int
+    product: str
+
+    def __str__(self) -> str:
+        return f'{self.vendor_id:04x}:{self.product_id:04x} "{self.product}"'
+
+
+def usb_identity() -> UsbIdentity:
+    """The identity from the shipped pin map."""
+    text = resources.files("spielleiter.hardware").joinpath("pins.toml").read_text("utf-8")
+    usb = tomllib.loads(text)["usb"]
+    return UsbIdentity(int(usb["vendor_id"]), int(usb["product_id"]), str(usb["product"]))
+
+
+def find_port(identity: UsbIdentity | None = None) -> str:
+    """The port of the one attached box; NoDeviceError for none or several."""
+    identity = identity or usb_identity()
+    found = [
+        p.device
+        for p in list_ports.comports()
+        if p.vid == identity.vendor_id
+        and p.pid == identity.product_id
+        and (p.product is None or p.product == identity.product)
+    ]
+    if not found:
+        raise NoDeviceError(
+            f"no Spielleiter box found (USB {identity}). Is it plugged in with a data cable"
+            " and booted (about 30 s)? For a UART adapter or the emulator pass --port."
+        )
+    if len(found) > 1:
+        raise NoDeviceError(
+            f"several boxes found ({', '.join(sorted(found))}): choose one with --port"
+        )
+    return found[0]
+
+
+def _open_serial(port: str) -> serial.Serial:
+    try:
+        return serial.serial_for_url(
+            port, baudrate=BAUDRATE, timeout=0.05, write_timeout=2.0, exclusive=True
+        )
+    except serial.SerialException as exc:
+        cause = exc.errno if isinstance(exc.errno, int) else None
+        text = str(exc)
+        if cause == errno.EBUSY or "lock" in text.lower() or "busy" in text.lower():
+            raise PortBusyError(
+                f"{port} is busy: another program has it open (a serial terminal, another"
+                " spielleiter-host, or ModemManager; see docs/host.md for the udev rule)"
+            ) from None
+        if cause == errno.EACCES:
+            raise PortBusyError(
+                f"no permission to open {port}: install the udev rule (docs/host.md)"
+                " or add yourself to the dialout group"
+            ) from None
+        if cause == errno.ENOENT or "no such file" in text.lower():
+            raise NoDeviceError(f"{port} does not exist: is the box plugged in?") from None
+        raise NoDeviceError(f"cannot open {port}: {text}") from None
+
+
+class Device:
+    """An open link to a box; `call` sends one request and waits for its answer."""
+
+    def __init__(self, port: serial.SerialBase, name: str, timeout: float) -> None:
+        self._port = port
+        self.name = name
+        self.timeout = timeout
+        self._prefix = secrets.token_hex(3)
+        self._counter = 0
+        self._framer = LineFramer(RESPONSE_LIMIT)
+        self._lines: list[bytes | None] = []
+        self.hello: dict[str, Any] = {}
+
+    @classmethod
+    def open(cls, port: str | None = None, timeout: float = DEFAULT_TIMEOUT_S) -> Device:
+        """Open `port` (or find the box), greet it and check its protocol version."""
+        name = port or os.environ.get(PORT_ENV) or find_port()
+        device = cls(_open_serial(name), name, timeout)
+        try:
+            device.greet()
+        except BaseException:
+            device.close()
+            raise
+        return device
+
+    def greet(self) -> dict[str, Any]:
+        """End any half line the box holds, then `hello` and check the protocol version."""
+        self._port.reset_input_buffer()
+        self._port.write(b"\n")
+        self.hello = self.call("hello")
+        theirs = self.hello.get("protocol") if isinstance(self.hello, dict) else None
+        if theirs != PROTOCOL_VERSION:
+            raise ProtocolError(
+                f"the box on {self.name} speaks link protocol {theirs!r}, this spielleiter-host"
+                f" speaks {PROTOCOL_VERSION}: update the older one (pip install -U spielleiter"
+                " on the laptop, or the box's software)"
+            )
+        return self.hello
+
+    def close(self) -> None:
+        self._port.close()
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def call(self, method: str, **params: Any) -> Any:
+        """The result of `method`; RemoteError when the box refuses, NoAnswerError if silent."""
+        self._counter += 1
+        request_id = f"{self._prefix}-{self._counter}"
+        try:
+            self._port.write(request_line(method, params, request_id))
+        except serial.SerialTimeoutException:
+            raise NoAnswerError(f"{self.name} does not take data: is the box running?") from None
+        except serial.SerialException as exc:
+            raise NoDeviceError(f"lost {self.name}: {exc}") from None
+        return self._await(request_id, method)
+
+    def _await(self, request_id: str, method: str) -> Any:
+        deadline = time.monotonic() + self.timeout
+        strange: bytes | None = None
+        while True:
+            line = self._next_line(deadline)
+            if line is None:
+                if strange is not None:
+                    raise ProtocolError(
+                        f"the device on {self.name} does not speak the Spielleiter protocol"
+                        f" (it said {strange[:60]!r})"
+                    )
+                raise NoAnswerError(
+                    f"no answer from {self.name} to {method} within {self.timeout:g} s:"
+                    " is the Spielleiter program running on the box?"
+                )
+            try:
+                message = json.loads(line)
+            except ValueError:
+                strange = strange or line
+                continue
+            if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+                strange = strange or line
+                continue
+            if message.get("id") != request_id:
+                continue  # an answer to an earlier session's request
+            if "error" in message:
+                error = message["error"] if isinstance(message["error"], dict) else {}
+                raise RemoteError(
+                    int(error.get("code", 0)), str(error.get("message", "error")), error.get("data")
+                )
+            return message.get("result")
+
+    def _next_line(self, deadline: float) -> bytes | None:
+        """The next complete line, or None at the deadline."""
+        while not self._lines:
+            if time.monotonic() >= deadline:
+                return None
+            try:
+                data = self._port.read(max(1, self._port.in_waiting))
+            except serial.SerialException as exc:
+                raise NoDeviceError(f"lost {self.name}: {exc}") from None
+            if data:
+                self._lines.extend(self._framer.feed(data))
+        line = self._lines.pop(0)
+        return line if line is not None else b"(overlong line)"
+
+
+# --- what every command shares ------------------------------------------------
+def add_connection_args(parser: argparse.ArgumentParser) -> None:
+    """--port, --timeout and --json, on every command that talks to the box."""
+    parser.add_argument(
+        "--port",
+        help=f"serial port or pyserial URL (default: ${PORT_ENV}, else found by USB id)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds to wait for an answer"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+
+def run_with_device(args: argparse.Namespace, body: Callable[[Device], int | None]) -> int:
+    """Open the box, run a command body, and turn failures into a message and exit code."""
+    try:
+        with Device.open(args.port, args.timeout) as box:
+            return int(body(box) or 0)
+    except HostError as exc:
+        print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
+        return exc.exit_code
+
+
+def describe(exc: HostError) -> str:
+    """The message, with the bad field named for validation errors."""
+    if isinstance(exc, RemoteError) and exc.code == VALIDATION_ERROR:
+        return f"refused: {exc.message}"
+    return exc.message
+
+
+def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> Any:
+    """Call a PIN-protected method; ask for the PIN at a terminal when the box wants one."""
+    if pin is not None:
+        return box.call(method, pin=pin, **params)
+    try:
+        return box.call(method, **params)
+    except RemoteError as exc:
+        if exc.code != PIN_REQUIRED or not sys.stdin.isatty():
+            if exc.code == PIN_REQUIRED:
+                exc.message += " (use --pin)"
+            raise
+    return box.call(method, pin=getpass.getpass("admin PIN: "), **params)

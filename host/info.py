@@ -1,0 +1,32 @@
+"""`spielleiter-host info`: what the box says about itself."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .device import Device, add_connection_args, run_with_device
+from .output import print_json, table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("info", help="firmware, hardware, uptime and current game")
+    add_connection_args(parser)
+    parser.set_defaults(func=info)
+
+
+def info(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        if args.json:
+            print_json(box.hello)
+            return 0
+        rows = [["port", box.name]]
+        for key, value in sorted(box.hello.items()):
+            if key == "hardware" and isinstance(value, dict):
+                rows.extend([f"hardware.{k}", v] for k, v in sorted(value.items()))
+            elif key != "methods":
+                rows.append([key, value])
+        print(table(["", ""], rows).split("\n", 2)[2])
+        return 0
+
+    return run_with_device(args, body)

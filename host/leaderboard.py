@@ -1,0 +1,45 @@
+"""`spielleiter-host leaderboard [GAME] [--reset]`: the Bestenliste of each game."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .device import Device, add_connection_args, call_with_pin, run_with_device
+from .output import print_json, table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("leaderboard", help="show (or reset) the Bestenliste")
+    parser.add_argument("game", nargs="?", help="one game (default: every game)")
+    parser.add_argument("--reset", action="store_true", help="clear it (needs the admin PIN)")
+    parser.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
+    add_connection_args(parser)
+    parser.set_defaults(func=leaderboard)
+
+
+def leaderboard(args: argparse.Namespace) -> int:
+    game = {"game": args.game} if args.game else {}
+
+    def body(box: Device) -> int:
+        if args.reset:
+            result = call_with_pin(box, "bestenliste.reset", args.pin, **game)
+            if args.json:
+                print_json(result)
+            else:
+                print(
+                    f"Bestenliste of {args.game or 'every game'} cleared:"
+                    f" {result['removed']} lines removed"
+                )
+            return 0
+        result = box.call("bestenliste.get", **game)
+        if args.json:
+            print_json(result)
+            return 0
+        for name, lines in result["bestenliste"].items():
+            print(f"== {name}")
+            rows = [[s["place"], s["name"], s["points"], s["matches"]] for s in lines]
+            print(table(["place", "name", "points", "matches"], rows) if rows else "(empty)")
+        return 0
+
+    return run_with_device(args, body)

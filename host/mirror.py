@@ -1,0 +1,82 @@
+"""`spielleiter-host mirror`: the box's display, live in the terminal.
+
+Two pixel rows make one line of Unicode half blocks, so the 128x64 screen takes
+128 columns and 32 lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from .device import Device, HostError, add_connection_args, run_with_device
+from .output import print_json
+
+_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("mirror", help="show the box's screen live in the terminal")
+    parser.add_argument("--once", action="store_true", help="show one frame and stop")
+    parser.add_argument("--png", type=Path, help="also save the (last) frame as a PNG file")
+    parser.add_argument("--interval", type=float, default=0.25, help="seconds between frames")
+    add_connection_args(parser)
+    parser.set_defaults(func=mirror)
+
+
+def decode_png(png: bytes) -> Image.Image:
+    """A frame as a 1-bit image (lit pixels are 1)."""
+    try:
+        return Image.open(io.BytesIO(png)).convert("1")
+    except (OSError, ValueError) as exc:
+        raise HostError(f"the box sent a picture that is not a PNG: {exc}") from None
+
+
+def half_blocks(image: Image.Image) -> str:
+    """The image as lines of half blocks: the upper pixel in the top half, the lower below."""
+    width, height = image.size
+    lit = image.load()
+    lines = []
+    for y in range(0, height, 2):
+        lines.append(
+            "".join(
+                _BLOCKS[bool(lit[x, y]), y + 1 < height and bool(lit[x, y + 1])]
+                for x in range(width)
+            )
+        )
+    return "\n".join(lines)
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    return "  ".join(f"{k}: {v}" for k, v in summary.items())
+
+
+def mirror(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        first = True
+        while True:
+            result = box.call("screen")
+            png = base64.b64decode(result["png"])
+            if args.png:
+                args.png.write_bytes(png)
+            if args.json:
+                print_json(result)
+            else:
+                frame = half_blocks(decode_png(png))
+                if not args.once:
+                    sys.stdout.write("\x1b[2J\x1b[H" if first else "\x1b[H")
+                sys.stdout.write(frame + "\n" + _summary_line(result["summary"]) + "\x1b[K\n")
+                sys.stdout.flush()
+            if args.once:
+                return 0
+            first = False
+            time.sleep(args.interval)
+
+    return run_with_device(args, body)

@@ -1,0 +1,37 @@
+"""`spielleiter-host names list|add`: the player names the box offers."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .device import add_connection_args, run_with_device
+from .output import print_json
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("names", help="list or add player names")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    lst = sub.add_parser("list", help="remembered names, most recent first")
+    lst.set_defaults(func=names_list)
+    add = sub.add_parser("add", help="add names (up to 16 characters each)")
+    add.add_argument("names", nargs="+", metavar="NAME")
+    add.set_defaults(func=names_add)
+    for p in (lst, add):
+        add_connection_args(p)
+
+
+def names_list(args: argparse.Namespace) -> int:
+    return run_with_device(args, lambda box: _show(args, box.call("names.list")))
+
+
+def names_add(args: argparse.Namespace) -> int:
+    return run_with_device(args, lambda box: _show(args, box.call("names.add", names=args.names)))
+
+
+def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:
+    if args.json:
+        print_json(result)
+    else:
+        print("\n".join(result["names"]) if result["names"] else "no names")
+    return 0

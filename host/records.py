@@ -1,0 +1,82 @@
+"""`spielleiter-host records list|get|delete`: the games the box recorded."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from .device import Device, add_connection_args, call_with_pin, run_with_device
+from .output import print_json, table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("records", help="list, download or delete game records")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    lst = sub.add_parser("list", help="the newest records first")
+    lst.add_argument("--limit", type=int, default=100)
+    lst.set_defaults(func=records_list)
+    get = sub.add_parser("get", help="one record as JSON (docs/records.md)")
+    get.add_argument("id", type=int)
+    get.add_argument("-o", "--output", type=Path, help="write it to this file")
+    get.set_defaults(func=records_get)
+    delete = sub.add_parser("delete", help="delete a record (needs the admin PIN)")
+    delete.add_argument("id", type=int)
+    delete.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
+    delete.set_defaults(func=records_delete)
+    for p in (lst, get, delete):
+        add_connection_args(p)
+
+
+def records_list(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        result = box.call("records.list", limit=args.limit)
+        if args.json:
+            print_json(result)
+            return 0
+        rows = [
+            [
+                r["id"],
+                r["game"],
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(r["started"])),
+                ", ".join(r["seats"]),
+                r["actions"],
+                "finished" if r["finished"] else "abandoned" if r["abandoned"] else "open",
+            ]
+            for r in result["records"]
+        ]
+        print(
+            table(["id", "game", "started", "seats", "actions", "state"], rows)
+            if rows
+            else "no records"
+        )
+        return 0
+
+    return run_with_device(args, body)
+
+
+def records_get(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        record = box.call("records.get", id=args.id)["record"]
+        text = json.dumps(record, ensure_ascii=False, sort_keys=True)
+        if args.output:
+            args.output.write_text(text + "\n", "utf-8")
+        else:
+            print(text)
+        return 0
+
+    return run_with_device(args, body)
+
+
+def records_delete(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        result = call_with_pin(box, "records.delete", args.pin, id=args.id)
+        if args.json:
+            print_json(result)
+        else:
+            print(f"deleted record {result['deleted']}")
+        return 0
+
+    return run_with_device(args, body)

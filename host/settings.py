@@ -1,0 +1,111 @@
+"""`spielleiter-host settings get|set`: the box's settings, validated on the box."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
+from .output import print_json, table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("settings", help="show or change the box's settings")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    get = sub.add_parser("get", help="show settings (all, or the keys named)")
+    get.add_argument("keys", nargs="*", metavar="KEY")
+    add_connection_args(get)
+    get.set_defaults(func=settings_get)
+    put = sub.add_parser("set", help="change settings, all or nothing")
+    put.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
+    put.add_argument("--file", type=Path, help="a JSON object of settings (e.g. from get --json)")
+    put.add_argument("--pin", help="the admin PIN (needed to change admin.pin once set)")
+    add_connection_args(put)
+    put.set_defaults(func=settings_set)
+
+
+def settings_get(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        result = box.call("settings.get")
+        values = result["settings"]
+        unknown = [k for k in args.keys if k not in values]
+        if unknown:
+            raise HostError(f"no such setting: {', '.join(unknown)}")
+        keys = args.keys or sorted(values)
+        if args.json:
+            print_json({k: values[k] for k in keys})
+            return 0
+        rows = [
+            [
+                k,
+                _show(values[k]),
+                "" if values[k] == result["defaults"].get(k) else "changed",
+                result["help"].get(k, ""),
+            ]
+            for k in keys
+        ]
+        print(table(["setting", "value", "", "meaning"], rows))
+        print(f"admin PIN: {'set' if result['pin_set'] else 'not set'}")
+        return 0
+
+    return run_with_device(args, body)
+
+
+def settings_set(args: argparse.Namespace) -> int:
+    def body(box: Device) -> int:
+        current = box.call("settings.get")
+        changes = _read_file(args.file) if args.file else {}
+        for text in args.assignments:
+            key, value = parse_assignment(text, current["defaults"])
+            changes[key] = value
+        if not changes:
+            raise HostError("nothing to set: give KEY=VALUE or --file")
+        params: dict[str, Any] = {"changes": changes}
+        if args.pin is not None:
+            params["pin"] = args.pin
+        result = box.call("settings.set", **params)
+        if args.json:
+            print_json(result)
+        else:
+            for key in sorted(changes):
+                shown = "(set)" if key == "admin.pin" else _show(result["settings"].get(key))
+                print(f"{key} = {shown}")
+        if "warning" in result:
+            print(f"warning: {result['warning']}")
+        return 0
+
+    return run_with_device(args, body)
+
+
+def parse_assignment(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
+    """KEY=VALUE with VALUE as JSON, or as text where the setting is text (e.g. a PIN)."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise HostError(f"{text!r}: write KEY=VALUE")
+    key = key.strip()
+    if isinstance(defaults.get(key, 0), str) or key == "admin.pin":
+        return key, raw
+    try:
+        return key, json.loads(raw)
+    except ValueError:
+        return key, raw
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise HostError(f"cannot read {path}: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("settings"), dict):
+        data = data["settings"]
+    if not isinstance(data, dict):
+        err = HostError(f"{path}: a settings file is a JSON object of key: value")
+        err.exit_code = EXIT_INVALID
+        raise err
+    return data
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
