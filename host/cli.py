@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
+    "spielleiter_host.tournament",
+    "spielleiter_host.replay",
     "spielleiter_host.info",
     "spielleiter_host.settings",
     "spielleiter_host.boards",

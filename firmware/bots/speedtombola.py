@@ -1,0 +1,176 @@
+"""Speedtombola computer players (Leicht, Normal, Stark) and Rat, the advice of Stark.
+
+Every function takes only `view(seat)` of the seat to move, never the true state.
+Leicht takes by feel once enough groschen lie on the lot (a random threshold per
+decision). Normal weighs what the lot costs its Garnituren against the groschen and
+keeps a small reserve. Stark samples many drums consistent with its view (each unseen
+lot is removed or still in the drum, uniformly), plays each to the end of the round for
+all seats with the closed-threshold rollout policies of `tombola_sim`, and compares
+Nehmen with "Nein danke" on the same drums (common random numbers). It decides by
+expected round points. Its own rollout policy lets a lot that joins its Garnituren go
+round once more, so it passes such a lot whenever the drums say nobody else wants it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from spielleiter.bots.tombola_sim import Batch, Policy, bitmasks, simulate
+from spielleiter.games.speedtombola import Move, lot_cost
+
+LEVELS = ("leicht", "normal", "stark")
+
+LEICHT = Policy(cost=0.0, lot=0.35, noise=4.0)
+"""Takes once the pot reaches about a third of the lot's number, give or take four."""
+NORMAL = Policy(cost=0.6, bias=-2.0, reserve=3, slope=2)
+"""Takes once the pot covers 60 % of the lot's cost less two; hurries below 3 groschen."""
+OPPONENT = Policy(cost=0.6, bias=-2.0, noise=4.0, reserve=3, slope=2)
+"""How Stark expects the others to play: Normal with an unknown temper."""
+STARK_SELF = Policy(cost=0.6, bias=-2.0, noise=1.0, milk=3.0, reserve=3, slope=2)
+"""How Stark expects to play on: like Normal, but its connecting lots go round once more."""
+
+STARK_FIRST_PLAYOUTS = 500
+"""Stark's first look per option; it plays out more only when the two are close."""
+STARK_PLAYOUTS = 2000
+CLEAR_GAP_SE = 3.0
+"""A difference of this many standard errors counts as clear after the first look."""
+
+
+@dataclass(frozen=True)
+class OptionEstimate:
+    """What one choice is worth, estimated over the played-out drums."""
+
+    move: Move
+    points: float
+    """Expected points of the seat at the end of this round."""
+    points_se: float
+    """Standard error of `points`."""
+    round_win: float
+    """Chance to have the fewest points this round (a tie counts as a split share)."""
+    match_win: float
+    """The same for the match so far (finished rounds + this one); equals round_win in a
+    one-round match."""
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Rat: what Stark would do and the estimates behind it."""
+
+    recommended: Move
+    nehmen: OptionEstimate
+    nein_danke: OptionEstimate | None
+    """None when the seat has no groschen left (it must take)."""
+    playouts: int
+    """Drums played out per option."""
+
+    @property
+    def options(self) -> dict[Move, OptionEstimate]:
+        opts = {Move.NEHMEN: self.nehmen}
+        if self.nein_danke is not None:
+            opts[Move.NEIN_DANKE] = self.nein_danke
+        return opts
+
+
+def _mover(view: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """(seat, lot, pot, groschen, cost) of the seat to move; the view must be theirs."""
+    seat = int(view["seat"])
+    if view.get("to_move") != seat or view.get("lot") is None:
+        raise ValueError("the view is not of the seat to move at an open lot")
+    lot, pot, groschen = int(view["lot"]), int(view["pot"]), int(view["groschen"][seat])
+    return seat, lot, pot, groschen, lot_cost(view["lots"][seat], lot)
+
+
+def choose(view: dict[str, Any], level: str, seed: int) -> int:
+    """The move of a computer at `level` ("leicht", "normal", "stark"); same seed, same move."""
+    seat, lot, pot, groschen, cost = _mover(view)
+    if groschen == 0:
+        return Move.NEHMEN
+    if level in ("leicht", "normal"):
+        policy, u = (NORMAL, 0.0)
+        if level == "leicht":
+            policy, u = (LEICHT, random.Random(seed).uniform(-1.0, 1.0))
+        take = policy.accepts(cost, lot, int(view["drum"]), u, pot, groschen)
+        return Move.NEHMEN if take else Move.NEIN_DANKE
+    if level == "stark":
+        return _stark(view, seed)
+    raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+
+
+def _stark(view: dict[str, Any], seed: int) -> Move:
+    """A first look at 500 drums per option; all 2000 only when the options are close."""
+    rng = np.random.default_rng(seed)
+    first = _playouts(view, rng, STARK_FIRST_PLAYOUTS)
+    take, passing = first
+    diff = take - passing
+    if abs(diff.mean()) > CLEAR_GAP_SE * diff.std(ddof=1) / np.sqrt(len(diff)) + 1e-9:
+        return Move.NEHMEN if diff.mean() < 0 else Move.NEIN_DANKE
+    more = _playouts(view, rng, STARK_PLAYOUTS - STARK_FIRST_PLAYOUTS)
+    diff = np.concatenate([diff, more[0] - more[1]])
+    return Move.NEHMEN if diff.mean() < 0 else Move.NEIN_DANKE
+
+
+def _playouts(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+    """The seat's round points after Nehmen and after "Nein danke" on the same drums."""
+    take, passing = _outcomes(view, rng, count)
+    seat = int(view["seat"])
+    return take[:, seat], passing[:, seat]
+
+
+def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+    """Every seat's round points (count, n) after Nehmen and after "Nein danke"."""
+    seat, lot, pot, groschen, _ = _mover(view)
+    n, drum = int(view["players"]), int(view["drum"])
+    unseen = np.array(view["unseen"], dtype=np.int64)
+    order = np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]
+    draws = unseen[order]
+    noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
+    policies = [STARK_SELF if s == seat else OPPONENT for s in range(n)]
+    holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
+    stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
+
+    took_h, took_g = holdings.copy(), stack.copy()
+    took_h[:, seat] |= 1 << lot
+    took_g[:, seat] += pot
+    took = Batch(took_h, took_g, np.full(count, seat), np.zeros(count, dtype=np.int64))
+    if drum:
+        took = simulate(took, draws, policies, noise[:, 1:], drum - 1)
+    if groschen == 0:
+        return took.points, took.points
+    stack[:, seat] -= 1
+    passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
+    still = np.concatenate([np.full((count, 1), lot), draws], axis=1)
+    passed = simulate(passed, still, policies, noise, drum)
+    return took.points, passed.points
+
+
+def _estimate(move: Move, points: np.ndarray, seat: int, match_points: list[int]) -> OptionEstimate:
+    mine = points[:, seat]
+
+    def win_share(p: np.ndarray) -> float:
+        best = p.min(axis=1)
+        tied = (p == best[:, None]).sum(axis=1)
+        return float(((p[:, seat] == best) / tied).mean())
+
+    return OptionEstimate(
+        move=move,
+        points=float(mine.mean()),
+        points_se=float(mine.std(ddof=1) / np.sqrt(len(mine))),
+        round_win=win_share(points),
+        match_win=win_share(points + np.array(match_points, dtype=np.int64)),
+    )
+
+
+def advice(view: dict[str, Any], seed: int, playouts: int = STARK_PLAYOUTS) -> Advice:
+    """Rat for the seat to move: Stark's choice with the estimates of both options."""
+    seat, _, _, groschen, _ = _mover(view)
+    take, passing = _outcomes(view, np.random.default_rng(seed), max(2, playouts))
+    match_points = list(view.get("match_points", [0] * int(view["players"])))
+    nehmen = _estimate(Move.NEHMEN, take, seat, match_points)
+    if groschen == 0:
+        return Advice(Move.NEHMEN, nehmen, None, len(take))
+    nein = _estimate(Move.NEIN_DANKE, passing, seat, match_points)
+    recommended = Move.NEHMEN if nehmen.points < nein.points else Move.NEIN_DANKE
+    return Advice(recommended, nehmen, nein, len(take))

@@ -1,0 +1,94 @@
+"""`spielleiter-host replay RECORD.json`: a recorded Speedtombola match as text.
+
+Each finished round prints as its Tafel: every Festgast's Garnituren with the counting
+lot in brackets, the calculation, and the lots that were out of the drum. An unfinished
+record ends with the position so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from spielleiter.games.speedtombola import RoundResult, SpeedtombolaState, garnituren, ranks
+from spielleiter.records import Record, RecordError
+
+
+def garnitur_text(run: Sequence[int]) -> str:
+    """A Garnitur with the lot that counts in brackets: "[25] 26 27"."""
+    return " ".join([f"[{run[0]}]", *(str(x) for x in run[1:])])
+
+
+def calculation(lots: Sequence[int], groschen: int) -> str:
+    """The Rechenweg of one seat: "4 + [10] 11 ... − 5 Groschen = 28"."""
+    counted = [run[0] for run in garnituren(lots)]
+    total = sum(counted) - groschen
+    terms = " + ".join(str(x) for x in counted) or "0"
+    return f"{terms} − {groschen} Groschen = {total}"
+
+
+def tafel_lines(result: RoundResult, names: Sequence[str], number: int) -> list[str]:
+    """The Tafel of one finished round."""
+    lines = [f"Runde {number}"]
+    width = max(len(n) for n in names)
+    for seat, name in enumerate(names):
+        runs = "  ".join(garnitur_text(r) for r in garnituren(result.lots[seat])) or "-"
+        lines.append(f"  {name:<{width}}  {runs}")
+        lines.append(f"  {'':<{width}}  {calculation(result.lots[seat], result.groschen[seat])}")
+    lines.append(f"  Raus waren: {' '.join(str(x) for x in result.removed)}")
+    return lines
+
+
+def position_lines(state: SpeedtombolaState, names: Sequence[str]) -> list[str]:
+    """Where an unfinished match stands."""
+    lines = [f"Runde {state.round_index + 1} läuft, {state.drum_count} Lose in der Trommel"]
+    if state.lot is not None:
+        who = names[state.current_player()]
+        lines.append(f"  Gewinn {state.lot} mit {state.pot} Groschen, {who} ist dran")
+    width = max(len(n) for n in names)
+    for seat, name in enumerate(names):
+        runs = "  ".join(garnitur_text(r) for r in garnituren(state.lots[seat])) or "-"
+        lines.append(f"  {name:<{width}}  {state.groschen[seat]:>2} Groschen  {runs}")
+    return lines
+
+
+def replay_text(record: Record) -> str:
+    """The whole record as text: each finished round's Tafel, then the end or the position."""
+    if record.game != "speedtombola":
+        raise RecordError(f"replay knows Speedtombola only, not {record.game!r}")
+    state = record.replay()
+    assert isinstance(state, SpeedtombolaState)
+    seats = record.seats
+    names = [seats[i].name if i < len(seats) else f"Platz {i + 1}" for i in range(len(state.lots))]
+    lines: list[str] = []
+    for number, result in enumerate(state.results, start=1):
+        lines += tafel_lines(result, names, number)
+    if state.is_terminal():
+        totals = state.match_points
+        lines.append("Endstand")
+        for name, points, place in sorted(
+            zip(names, totals, ranks(totals), strict=True), key=lambda t: t[2]
+        ):
+            lines.append(f"  {place}. {name}  {points} Punkte")
+    else:
+        lines += position_lines(state, names)
+    return "\n".join(lines)
+
+
+def _command(args: argparse.Namespace) -> int:
+    try:
+        record = Record.loads(Path(args.record).read_text(encoding="utf-8"))
+        print(replay_text(record))
+    except (OSError, RecordError) as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `replay RECORD.json`."""
+    p = subparsers.add_parser("replay", help="print a recorded Speedtombola match as text")
+    p.add_argument("record", help="a record file (JSON)")
+    p.set_defaults(func=_command)
