@@ -1,0 +1,421 @@
+"""Besenbingo: the rule engine of one Durchgang (rule text besenbingo.de.txt).
+
+Chance: first the silent tower (stiller Turm) is set aside unseen, then seven
+towers are revealed one at a time. After each reveal every seat takes its turn on
+its own template, in seat order (the seats never interact).
+
+Actions of a seat: `cell * 4 + row` lets the witch at grid cell `cell` (0..15,
+row-major) land and crosses the next field of score-bar row `row` (0 hexe,
+1 copilot, 2 paar, 3 kombi); MINUS crosses the next minus field and no witch lands.
+Chance actions are tower numbers 1..8 (the first one is the silent tower).
+
+Example::
+
+    >>> game = BesenbingoGame({"players": 1})
+    >>> state = game.new_initial_state()
+    >>> for a in (8, 3):  # tower 8 is set aside silently, tower 3 revealed
+    ...     state.apply_action(a)
+    >>> state.current_player()
+    0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .base import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, ParameterError, State
+from .besenbingo_templates import (
+    ROWS,
+    TOWERS,
+    Template,
+    TemplateError,
+    default_templates,
+    template_by_name,
+    validate_template,
+)
+
+MINUS = 64
+"""The action that crosses the next minus field (no witch lands)."""
+REVEALS = 7
+"""Towers revealed per Durchgang; the eighth stays silent."""
+ROW_TITLES = {"hexe": "Hexe", "copilot": "Copilot", "paar": "Paar", "kombi": "Kombi"}
+
+Progress = tuple[int, int, int, int, int]
+"""Crossed fields per score-bar row: hexe, copilot, paar, kombi, minus."""
+
+
+def encode(cell: int, row: str) -> int:
+    """The action landing the witch at `cell` and crossing row `row`."""
+    return cell * 4 + ROWS.index(row)
+
+
+def decode(action: int) -> tuple[int, str]:
+    """(cell, row name) of a landing action (not MINUS)."""
+    return action // 4, ROWS[action % 4]
+
+
+# --- the rules of one turn, shared by the engine and the bots -------------------
+
+
+def row_options(template: Template, cell: int, progress: Progress) -> list[tuple[int, int]]:
+    """(row index, gain) of each row the witch at `cell` may cross, by the rules.
+
+    Among hexe, copilot and paar only the most valuable fitting rows may be taken
+    (equal values: the player chooses); the kombi row's next field may always be
+    taken instead. The kombi gain is its value when its second field is crossed.
+    """
+    field = template.witch_field(cell)
+    if field is None:
+        return []
+    fitting = []
+    for r in range(3):
+        fields = template.row(ROWS[r])
+        if progress[r] < len(fields) and fields[progress[r]].fits(field):
+            fitting.append((r, fields[progress[r]].value))
+    best = max((gain for _, gain in fitting), default=None)
+    options = [(r, gain) for r, gain in fitting if gain == best]
+    k = progress[3]
+    if k < 2 and template.kombi[k].fits(field):
+        options.append((3, template.kombi_value if k == 1 else 0))
+    return options
+
+
+def turn_options(
+    template: Template, crossed: frozenset[int], progress: Progress, tower: int
+) -> list[tuple[int, int]]:
+    """(action, gain) of every legal move at `tower`; only MINUS when no witch can land."""
+    options = [
+        (cell * 4 + r, gain)
+        for cell in template.neighbours(tower)
+        if cell not in crossed
+        for r, gain in row_options(template, cell, progress)
+    ]
+    if options:
+        return sorted(options)
+    return [(MINUS, template.minus[progress[4]])]
+
+
+def advance(progress: Progress, action: int) -> Progress:
+    """The row progress after an action."""
+    r = 4 if action == MINUS else action % 4
+    return progress[:r] + (progress[r] + 1,) + progress[r + 1 :]  # type: ignore[return-value]
+
+
+def score(template: Template, progress: Progress) -> int:
+    """Points of a sheet: every crossed field's value; the kombi only when both are crossed."""
+    total = sum(f.value for r in range(3) for f in template.row(ROWS[r])[: progress[r]])
+    total += template.kombi_value if progress[3] == 2 else 0
+    return total + sum(template.minus[: progress[4]])
+
+
+@dataclass
+class Sheet:
+    """One seat's Bingo-Vorlage as filled in so far."""
+
+    template: Template
+    crossed: frozenset[int] = frozenset()
+    """Grid cells of witches that have landed."""
+    progress: Progress = (0, 0, 0, 0, 0)
+    moves: tuple[int, ...] = ()
+
+    @property
+    def score(self) -> int:
+        return score(self.template, self.progress)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "template": self.template.name,
+            "crossed": sorted(self.crossed),
+            "bar": dict(zip((*ROWS, "minus"), self.progress, strict=True)),
+            "moves": list(self.moves),
+            "score": self.score,
+        }
+
+
+# --- the game ------------------------------------------------------------------
+
+
+class BesenbingoGame(Game):
+    """One Durchgang of Besenbingo for 1 to 9 sheets."""
+
+    info = GameInfo(
+        name="besenbingo",
+        title="Besenbingo",
+        min_players=1,
+        max_players=9,
+        min_utility=-70.0,
+        max_utility=80.0,
+        max_game_length=1 + REVEALS + REVEALS * 9,
+        rule_text="besenbingo.de.txt",
+    )
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        return {"players": 2, "templates": None}
+
+    def validate_params(self) -> None:
+        players = self.params["players"]
+        if not isinstance(players, int) or not 1 <= players <= 9:
+            raise ParameterError("besenbingo: players must be 1..9")
+        self.templates = self._resolve(self.params["templates"], players)
+
+    @staticmethod
+    def _resolve(entries: Sequence[Any] | None, players: int) -> list[Template]:
+        if entries is None:
+            defaults = default_templates()
+            return [defaults[i % len(defaults)] for i in range(players)]
+        if not isinstance(entries, Sequence) or len(entries) != players:
+            raise ParameterError("besenbingo: templates needs one template per seat")
+        result = []
+        for i, entry in enumerate(entries):
+            try:
+                if isinstance(entry, str):
+                    result.append(template_by_name(entry))
+                else:
+                    result.append(validate_template(entry))
+            except (KeyError, TemplateError) as exc:
+                raise ParameterError(f"besenbingo: templates[{i}]: {exc}") from exc
+        names = [t.name for t in result]
+        if len(set(names)) != len(names):
+            raise ParameterError("besenbingo: the templates are all different (rule text)")
+        return result
+
+    def new_initial_state(self) -> BesenbingoState:
+        return BesenbingoState(self)
+
+    def action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            return f"Turm {action}"
+        if action == MINUS:
+            return "Minusfeld"
+        cell, row = decode(action)
+        field = self.templates[player].witch_field(cell)
+        who = f"{field.witch}/{field.copilot}" if field else f"Feld {cell}"
+        return f"{who} → {ROW_TITLES[row]}"
+
+
+class BesenbingoState(State):
+    """A Durchgang in progress: the tower deck and every seat's sheet."""
+
+    game: BesenbingoGame
+
+    def __init__(self, game: BesenbingoGame) -> None:
+        super().__init__(game)
+        self._silent: int | None = None
+        self._revealed: list[int] = []
+        self._seat = 0
+        """The seat to move after the latest reveal; players() when all have moved."""
+        self.sheets = [Sheet(t) for t in game.templates]
+
+    # --- whose move -------------------------------------------------------
+    def current_player(self) -> int:
+        if self._silent is None or not self._revealed:
+            return CHANCE
+        if self._seat < len(self.sheets):
+            return self._seat
+        return CHANCE if len(self._revealed) < REVEALS else TERMINAL
+
+    # --- chance -----------------------------------------------------------
+    def towers_left(self) -> list[int]:
+        """Towers not revealed yet (the silent one among them until the end)."""
+        return [t for t in TOWERS if t not in self._revealed]
+
+    def _deck(self) -> list[int]:
+        return [t for t in self.towers_left() if t != self._silent]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            raise IllegalActionError("not a chance node")
+        deck = list(TOWERS) if self._silent is None else self._deck()
+        return [(t, 1.0 / len(deck)) for t in deck]
+
+    # --- moves ------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return [t for t, _ in self.chance_outcomes()]
+        return [a for a, _ in self._options(player)]
+
+    def _options(self, seat: int) -> list[tuple[int, int]]:
+        sheet = self.sheets[seat]
+        return turn_options(sheet.template, sheet.crossed, sheet.progress, self.current_tower)
+
+    def _apply(self, action: int) -> None:
+        player = self.current_player()
+        if player == CHANCE:
+            if self._silent is None:
+                self._silent = action
+            else:
+                self._revealed.append(action)
+                self._seat = 0
+            return
+        sheet = self.sheets[player]
+        if action != MINUS:
+            sheet.crossed = sheet.crossed | {action // 4}
+        sheet.progress = advance(sheet.progress, action)
+        sheet.moves = (*sheet.moves, action)
+        self._seat += 1
+
+    def explain_illegal(self, action: int, lang: str = "de") -> str:
+        """Why `action` is not legal now, in German (lang="de") or English ("en")."""
+        text = _REASONS[lang]
+        player = self.current_player()
+        if player == TERMINAL:
+            return text["over"]
+        if player == CHANCE:
+            if action not in TOWERS:
+                return text["no_tower"].format(action)
+            if self._silent is not None and action not in self._deck():
+                return text["tower_gone"].format(action)
+            return text["generic"]
+        sheet = self.sheets[player]
+        tower = self.current_tower
+        options = [a for a, _ in self._options(player)]
+        if action == MINUS:
+            return text["minus"]
+        if options == [MINUS]:
+            return text["must_minus"].format(tower)
+        if not 0 <= action < MINUS:
+            return text["generic"]
+        cell, row = decode(action)
+        field = sheet.template.witch_field(cell)
+        if field is None:
+            return text["tower_cell"]
+        if cell not in sheet.template.neighbours(tower):
+            return text["not_adjacent"].format(field.witch, tower)
+        if cell in sheet.crossed:
+            return text["landed"].format(field.witch)
+        r = ROWS.index(row)
+        fields = sheet.template.row(row)
+        if sheet.progress[r] >= len(fields):
+            return text["full"].format(ROW_TITLES[row])
+        nxt = fields[sheet.progress[r]]
+        if not nxt.fits(field):
+            return text["no_fit"].format(field.witch, field.copilot, ROW_TITLES[row])
+        better = max(gain for _, gain in row_options(sheet.template, cell, sheet.progress))
+        return text["better"].format(better, nxt.value)
+
+    # --- what the seats and the screens see --------------------------------
+    @property
+    def revealed(self) -> list[int]:
+        """The revealed towers in order."""
+        return list(self._revealed)
+
+    @property
+    def current_tower(self) -> int:
+        """The latest revealed tower (0 before the first reveal)."""
+        return self._revealed[-1] if self._revealed else 0
+
+    @property
+    def silent_tower(self) -> int | None:
+        """The silent tower, known to the seats only once the game is over."""
+        return self._silent if self.is_terminal() else None
+
+    def scores(self) -> list[int]:
+        """Each seat's running score."""
+        return [s.score for s in self.sheets]
+
+    def returns(self) -> list[float]:
+        return [float(s) for s in self.scores()]
+
+    def places(self) -> list[int]:
+        """Each seat's place by score; ties share the place (1, 1, 3)."""
+        scores = self.scores()
+        return [1 + sum(other > mine for other in scores) for mine in scores]
+
+    def choices(self, seat: int) -> list[dict[str, Any]]:
+        """The moves open to `seat` at the current tower, for the screen, with words."""
+        if self.current_player() != seat:
+            return []
+        template = self.sheets[seat].template
+        result = []
+        for action, gain in self._options(seat):
+            if action == MINUS:
+                result.append(
+                    {"action": action, "row": "minus", "gain": gain, "text": "Minusfeld streichen"}
+                )
+                continue
+            cell, row = decode(action)
+            field = template.witch_field(cell)
+            assert field is not None
+            result.append(
+                {
+                    "action": action,
+                    "cell": cell,
+                    "witch": field.witch,
+                    "copilot": field.copilot,
+                    "row": row,
+                    "gain": gain,
+                    "text": f"{field.witch} mit {field.copilot} landet → Reihe {ROW_TITLES[row]}",
+                }
+            )
+        return result
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "players": len(self.sheets),
+            "to_move": self.current_player(),
+            "template": self.sheets[seat].template.to_json(),
+            "revealed": self.revealed,
+            "towers_left": self.towers_left(),
+            "current_tower": self.current_tower,
+            "silent_tower": self.silent_tower,
+            "sheets": [s.to_json() for s in self.sheets],
+            "scores": self.scores(),
+            "choices": self.choices(seat),
+        }
+
+
+_REASONS: dict[str, dict[str, str]] = {
+    "de": {
+        "over": "Das Spiel ist vorbei.",
+        "no_tower": "Turm {} gibt es nicht.",
+        "tower_gone": "Turm {} ist nicht mehr im Stapel.",
+        "generic": "Dieser Zug ist jetzt nicht erlaubt.",
+        "minus": "Ein Minusfeld nur, wenn keine Hexe passend landen kann.",
+        "must_minus": "Keine Hexe kann an Turm {} landen: das nächste Minusfeld streichen.",
+        "tower_cell": "Dort steht ein Turm, keine Hexe.",
+        "not_adjacent": "Diese Hexe ({}) grenzt nicht an Turm {}.",
+        "landed": "{} ist schon gelandet.",
+        "full": "Die Reihe {} ist schon voll.",
+        "no_fit": "{} mit {} passt nicht zum nächsten Feld der Reihe {}.",
+        "better": "Eine andere Reihe bringt mehr Punkte ({} statt {}).",
+    },
+    "en": {
+        "over": "The game is over.",
+        "no_tower": "There is no tower {}.",
+        "tower_gone": "Tower {} is no longer in the deck.",
+        "generic": "This move is not allowed now.",
+        "minus": "A minus field only when no witch can land on a fitting field.",
+        "must_minus": "No witch can land at tower {}: cross the next minus field.",
+        "tower_cell": "That cell is a tower, not a witch.",
+        "not_adjacent": "This witch ({}) is not next to tower {}.",
+        "landed": "{} has landed already.",
+        "full": "Row {} is full.",
+        "no_fit": "{} with {} does not fit the next field of row {}.",
+        "better": "Another row is worth more ({} instead of {}).",
+    },
+}
+
+
+def solo_round(round_index: int, previous_score: int | None) -> dict[str, Any]:
+    """Solo variant: round `round_index` (0-based) uses its own template; beat the last score.
+
+    Returns the template name for the round and the score to beat (None in round 0).
+    """
+    templates = default_templates()
+    return {
+        "template": templates[round_index % len(templates)].name,
+        "to_beat": previous_score,
+    }
+
+
+def solo_beaten(previous_score: int | None, score: int) -> bool:
+    """Whether a solo round topped the previous one (the first round always counts)."""
+    return previous_score is None or score > previous_score
+

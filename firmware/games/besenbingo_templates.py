@@ -1,0 +1,374 @@
+"""Besenbingo templates (Bingo-Vorlagen): the data format, its validation, the shipped nine.
+
+A template is plain JSON (documented in docs/besenbingo.md): a 4x4 grid in a
+checkerboard of 8 towers (numbers 1-8) and 8 witch fields (a witch and her
+copilot), and the score bar (Punkteleiste) below it: rows "hexe", "copilot",
+"paar", the two-field "kombi" row and the "minus" row. Every field carries its own
+value. Templates are data: the nine defaults live in data/besenbingo_templates.json.
+
+Example::
+
+    >>> t = default_templates()[0]
+    >>> validate_template(t.to_json()) == t
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+SIZE = 4
+"""The grid is SIZE x SIZE."""
+TOWERS = tuple(range(1, 9))
+"""The tower numbers; one card per tower."""
+COPILOTS = ("Katze", "Rabe", "Ratte")
+"""Every witch flies with one of these copilots."""
+ROWS = ("hexe", "copilot", "paar", "kombi")
+"""The score-bar rows a landing witch can cross, in action order (minus is apart)."""
+MIN_MINUS_FIELDS = 7
+"""Seven towers are revealed, so seven minus fields always suffice."""
+MAX_VALUE = 10
+"""Field values lie in -MAX_VALUE..MAX_VALUE (keeps the game's utility bounds honest)."""
+KOMBI_VALUE = 5
+"""The rule text's value of the combo row; a template may set its own."""
+
+
+@dataclass(frozen=True)
+class Witch:
+    """A witch: players tell the witches apart by name and hat."""
+
+    name: str
+    hat: str
+
+
+DEFAULT_WITCHES = (
+    Witch("Walpurga", "Spitzhut"),
+    Witch("Mechthild", "Zipfelmütze"),
+    Witch("Griselda", "Krempenhut"),
+    Witch("Ottilie", "Blumenhut"),
+)
+
+
+@dataclass(frozen=True)
+class WitchField:
+    """A witch field of the grid: one witch with one copilot."""
+
+    witch: str
+    copilot: str
+
+
+@dataclass(frozen=True)
+class BarField:
+    """One field of the score bar; it names a witch, a copilot or both."""
+
+    value: int
+    witch: str | None = None
+    copilot: str | None = None
+
+    def fits(self, field: WitchField) -> bool:
+        """Whether a landing witch (with her copilot) may cross this field."""
+        return (self.witch is None or self.witch == field.witch) and (
+            self.copilot is None or self.copilot == field.copilot
+        )
+
+
+class TemplateError(ValueError):
+    """An invalid template; `path` names the bad field, `message` says what is wrong."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+Cell = int | WitchField
+"""A grid cell: a tower number or a witch field."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """A validated Bingo-Vorlage. Cells are indexed row-major, 0..15."""
+
+    name: str
+    grid: tuple[tuple[Cell, ...], ...]
+    hexe: tuple[BarField, ...]
+    copilot: tuple[BarField, ...]
+    paar: tuple[BarField, ...]
+    kombi: tuple[BarField, BarField]
+    """The combo: the witch field (value 0), then the copilot field (the combo's value)."""
+    minus: tuple[int, ...]
+    witches: tuple[Witch, ...] = DEFAULT_WITCHES
+
+    # --- grid ----------------------------------------------------------------
+    def cell(self, index: int) -> Cell:
+        return self.grid[index // SIZE][index % SIZE]
+
+    def witch_field(self, index: int) -> WitchField | None:
+        """The witch field at a cell, None for a tower (or outside the grid)."""
+        if not 0 <= index < SIZE * SIZE:
+            return None
+        cell = self.cell(index)
+        return cell if isinstance(cell, WitchField) else None
+
+    def tower_cell(self, tower: int) -> int:
+        """The cell index of a tower."""
+        return self._tower_cells()[tower]
+
+    def neighbours(self, tower: int) -> tuple[int, ...]:
+        """The witch cells orthogonally adjacent to a tower, in cell order."""
+        return self._neighbours()[tower]
+
+    def witch(self, name: str) -> Witch:
+        return next(w for w in self.witches if w.name == name)
+
+    # --- score bar -----------------------------------------------------------
+    def row(self, name: str) -> tuple[BarField, ...]:
+        """The fields of a score-bar row by its name (one of ROWS)."""
+        if name not in ROWS:
+            raise KeyError(f"unknown row {name!r}; rows: {', '.join(ROWS)}")
+        return getattr(self, name)
+
+    @property
+    def kombi_value(self) -> int:
+        return self.kombi[1].value
+
+    def to_json(self) -> dict[str, Any]:
+        """The template as JSON data (validate_template reads it back unchanged)."""
+
+        def cell_json(cell: Cell) -> Any:
+            if isinstance(cell, WitchField):
+                return {"witch": cell.witch, "copilot": cell.copilot}
+            return cell
+
+        data: dict[str, Any] = {"name": self.name}
+        if self.witches != DEFAULT_WITCHES:
+            data["witches"] = [{"name": w.name, "hat": w.hat} for w in self.witches]
+        data["grid"] = [[cell_json(c) for c in row] for row in self.grid]
+        data["bar"] = {
+            "hexe": [{"witch": f.witch, "value": f.value} for f in self.hexe],
+            "copilot": [{"copilot": f.copilot, "value": f.value} for f in self.copilot],
+            "paar": [
+                {"witch": f.witch, "copilot": f.copilot, "value": f.value} for f in self.paar
+            ],
+            "kombi": {
+                "witch": self.kombi[0].witch,
+                "copilot": self.kombi[1].copilot,
+                "value": self.kombi_value,
+            },
+            "minus": list(self.minus),
+        }
+        return data
+
+    def _tower_cells(self) -> dict[int, int]:
+        return {
+            cell: i
+            for i in range(SIZE * SIZE)
+            if not isinstance(cell := self.cell(i), WitchField)
+        }
+
+    def _neighbours(self) -> dict[int, tuple[int, ...]]:
+        result = {}
+        for tower, i in self._tower_cells().items():
+            r, c = divmod(i, SIZE)
+            around = [(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)]
+            result[tower] = tuple(
+                rr * SIZE + cc for rr, cc in around if 0 <= rr < SIZE and 0 <= cc < SIZE
+            )
+        return result
+
+
+# --- validation ----------------------------------------------------------------
+
+
+def _expect(ok: bool, path: str, message: str) -> None:
+    if not ok:
+        raise TemplateError(path, message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(data: Any, path: str, keys: set[str], optional: set[str] = frozenset()) -> Mapping:
+    _expect(isinstance(data, Mapping), path, "must be a JSON object")
+    missing = keys - set(data)
+    _expect(not missing, path, f"missing {', '.join(sorted(missing))}")
+    extra = set(data) - keys - optional
+    _expect(not extra, path, f"unknown key(s) {', '.join(sorted(map(str, extra)))}")
+    return data
+
+
+def _list(data: Any, path: str) -> list:
+    _expect(isinstance(data, list), path, "must be a list")
+    return data
+
+
+def _name(data: Any, path: str, known: tuple[str, ...], what: str) -> str:
+    _expect(isinstance(data, str), path, f"a {what} name must be a string")
+    _expect(data in known, path, f"unknown {what} {data!r} (known: {', '.join(known)})")
+    return data
+
+
+def _value(data: Any, path: str, low: int, high: int) -> int:
+    _expect(_is_int(data), path, "a value must be a whole number")
+    _expect(low <= data <= high, path, f"value {data} must lie in {low}..{high}")
+    return data
+
+
+def _witches(data: Any) -> tuple[Witch, ...]:
+    witches = _list(data, "witches")
+    _expect(2 <= len(witches) <= 8, "witches", "a template needs 2 to 8 witches")
+    result: list[Witch] = []
+    for i, w in enumerate(witches):
+        path = f"witches[{i}]"
+        w = _object(w, path, {"name", "hat"})
+        for key in ("name", "hat"):
+            _expect(isinstance(w[key], str) and w[key].strip() != "", f"{path}.{key}", "empty")
+        _expect(w["name"] not in [x.name for x in result], f"{path}.name", "named twice")
+        _expect(w["hat"] not in [x.hat for x in result], f"{path}.hat", "two witches share it")
+        result.append(Witch(w["name"], w["hat"]))
+    return tuple(result)
+
+
+def _grid(data: Any, witches: tuple[str, ...]) -> tuple[tuple[Cell, ...], ...]:
+    rows = _list(data, "grid")
+    _expect(len(rows) == SIZE, "grid", f"needs {SIZE} rows, found {len(rows)}")
+    seen: dict[int, str] = {}
+    parity: int | None = None
+    grid: list[tuple[Cell, ...]] = []
+    for r, row in enumerate(rows):
+        _list(row, f"grid[{r}]")
+        _expect(len(row) == SIZE, f"grid[{r}]", f"needs {SIZE} cells, found {len(row)}")
+        cells: list[Cell] = []
+        for c, cell in enumerate(row):
+            path = f"grid[{r}][{c}]"
+            is_tower = _is_int(cell)
+            if parity is None:
+                parity = (r + c + (0 if is_tower else 1)) % 2
+            tower_here = (r + c) % 2 == parity
+            if is_tower:
+                _expect(tower_here, path, "a witch field belongs here (checkerboard)")
+                _expect(cell in TOWERS, path, f"tower {cell} does not exist (towers are 1-8)")
+                _expect(cell not in seen, path, f"tower {cell} appears twice")
+                seen[cell] = path
+                cells.append(cell)
+            else:
+                _expect(not tower_here, path, "a tower belongs here (checkerboard)")
+                field = _object(cell, path, {"witch", "copilot"})
+                witch = _name(field["witch"], f"{path}.witch", witches, "witch")
+                copilot = _name(field["copilot"], f"{path}.copilot", COPILOTS, "copilot")
+                cells.append(WitchField(witch, copilot))
+        grid.append(tuple(cells))
+    for tower in TOWERS:
+        _expect(tower in seen, "grid", f"tower {tower} is missing")
+    return tuple(grid)
+
+
+def _row(data: Any, path: str, keys: set[str], witches: tuple[str, ...]) -> tuple[BarField, ...]:
+    fields = _list(data, path)
+    _expect(1 <= len(fields) <= 12, path, "a row needs 1 to 12 fields")
+    result = []
+    for i, f in enumerate(fields):
+        fpath = f"{path}[{i}]"
+        f = _object(f, fpath, keys | {"value"})
+        result.append(
+            BarField(
+                value=_value(f["value"], f"{fpath}.value", 0, MAX_VALUE),
+                witch=_name(f["witch"], f"{fpath}.witch", witches, "witch")
+                if "witch" in keys
+                else None,
+                copilot=_name(f["copilot"], f"{fpath}.copilot", COPILOTS, "copilot")
+                if "copilot" in keys
+                else None,
+            )
+        )
+    return tuple(result)
+
+
+def validate_template(data: Any) -> Template:
+    """Read a template from JSON data; TemplateError names the first bad field."""
+    data = _object(data, "", {"name", "grid", "bar"}, optional={"witches"})
+    name = data["name"]
+    _expect(isinstance(name, str) and 1 <= len(name.strip()) <= 64, "name", "1 to 64 characters")
+    witches = _witches(data["witches"]) if "witches" in data else DEFAULT_WITCHES
+    names = tuple(w.name for w in witches)
+    grid = _grid(data["grid"], names)
+    bar = _object(data["bar"], "bar", {"hexe", "copilot", "paar", "kombi", "minus"})
+    kombi = _object(bar["kombi"], "bar.kombi", {"witch", "copilot", "value"})
+    kombi_witch = _name(kombi["witch"], "bar.kombi.witch", names, "witch")
+    kombi_copilot = _name(kombi["copilot"], "bar.kombi.copilot", COPILOTS, "copilot")
+    kombi_value = _value(kombi["value"], "bar.kombi.value", 1, MAX_VALUE)
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            _expect(
+                cell != WitchField(kombi_witch, kombi_copilot),
+                "bar.kombi",
+                f"the pair {kombi_witch} + {kombi_copilot} appears on the grid at grid[{r}][{c}]",
+            )
+    minus = _list(bar["minus"], "bar.minus")
+    _expect(
+        len(minus) >= MIN_MINUS_FIELDS,
+        "bar.minus",
+        f"needs at least {MIN_MINUS_FIELDS} minus fields, found {len(minus)}",
+    )
+    return Template(
+        name=name.strip(),
+        grid=grid,
+        hexe=_row(bar["hexe"], "bar.hexe", {"witch"}, names),
+        copilot=_row(bar["copilot"], "bar.copilot", {"copilot"}, names),
+        paar=_row(bar["paar"], "bar.paar", {"witch", "copilot"}, names),
+        kombi=(
+            BarField(0, witch=kombi_witch),
+            BarField(kombi_value, copilot=kombi_copilot),
+        ),
+        minus=tuple(
+            _value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)
+        ),
+        witches=witches,
+    )
+
+
+# --- the shipped templates -----------------------------------------------------
+
+
+@cache
+def default_templates() -> tuple[Template, ...]:
+    """The nine shipped templates, in seat order (seat i gets template i by default)."""
+    text = resources.files(__package__).joinpath("data/besenbingo_templates.json").read_text(
+        encoding="utf-8"
+    )
+    items = json.loads(text)
+    result = []
+    for i, item in enumerate(items):
+        try:
+            result.append(validate_template(item))
+        except TemplateError as exc:
+            raise TemplateError(f"default[{i}].{exc.path}", exc.message) from None
+    return tuple(result)
+
+
+def template_by_name(name: str) -> Template:
+    """A shipped template by its name (KeyError naming the known ones)."""
+    for t in default_templates():
+        if t.name == name:
+            return t
+    known = ", ".join(t.name for t in default_templates())
+    raise KeyError(f"unknown template {name!r}; known: {known}")
+
+
+# --- the board-kind hooks for the store and the link ----------------------------
+
+
+def validate_board(data: Any) -> None:
+    """Check an uploaded template; raises TemplateError (with .path and .message)."""
+    validate_template(data)
+
+
+def default_boards() -> dict[str, dict[str, Any]]:
+    """The shipped templates as name -> JSON data."""
+    return {t.name: t.to_json() for t in default_templates()}
