@@ -1,0 +1,76 @@
+"""Shared test helpers: drive the real box from a key script, compare screens with goldens.
+
+Golden PNGs live in tests/golden/. `make golden` (SPIELLEITER_REGOLD=1) rewrites them
+and copies each into docs/screens/ so the docs show the very pictures the tests check.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Sequence
+from pathlib import Path
+
+from PIL import Image, ImageChops
+from spielleiter import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = ROOT / "tests" / "golden"
+DOCS_SCREENS_DIR = ROOT / "docs" / "screens"
+REGOLD_ENV = "SPIELLEITER_REGOLD"
+
+
+def run_box(tmp_path: Path, keys: str, seed: int = 1, extra_args: Sequence[str] = ()) -> list[Path]:
+    """Run `spielleiter` in-process on a key script; return the PNG frames it wrote, in order.
+
+    The data directory tmp_path/"data" is shared by every run in one test (the box's
+    memory survives a restart); each run writes its frames into a fresh folder.
+    """
+    runs = len(list(tmp_path.glob("frames-*")))
+    frames = tmp_path / f"frames-{runs + 1}"
+    script = tmp_path / f"keys-{runs + 1}.txt"
+    script.write_text(keys, encoding="utf-8")
+    argv = [
+        "--keys", str(script),
+        "--frames", str(frames),
+        "--data", str(tmp_path / "data"),
+        "--seed", str(seed),
+        *extra_args,
+    ]  # fmt: skip
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        code = cli.main(argv)
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    assert code == 0, f"spielleiter exited with {code}"
+    return sorted(frames.glob("frame-*.png"))
+
+
+def load_frame(path: Path) -> Image.Image:
+    """A frame PNG as a one-bit image, fully read (the file may go away afterwards)."""
+    with Image.open(path) as img:
+        return img.convert("1")
+
+
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    """True when two images have the same size and the same pixels."""
+    a1, b1 = a.convert("1"), b.convert("1")
+    return a1.size == b1.size and ImageChops.difference(a1, b1).getbbox() is None
+
+
+def assert_golden(image: Image.Image, name: str) -> None:
+    """The image equals tests/golden/NAME.png (rewritten, with its docs copy, when regolding)."""
+    golden = GOLDEN_DIR / f"{name}.png"
+    frame = image.convert("1")
+    if os.environ.get(REGOLD_ENV) == "1":
+        for folder in (GOLDEN_DIR, DOCS_SCREENS_DIR):
+            folder.mkdir(parents=True, exist_ok=True)
+            frame.save(folder / f"{name}.png")
+        return
+    assert golden.exists(), f"no golden {golden.name}: run `make golden` and review the picture"
+    expected = load_frame(golden)
+    assert same_pixels(frame, expected), (
+        f"screen differs from {golden.relative_to(ROOT)}; if the change is intended, "
+        "run `make golden` and review the new pictures"
+    )

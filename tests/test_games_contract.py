@@ -1,0 +1,171 @@
+"""Every registered game keeps the game contract (OpenSpiel's generic simulation test).
+
+New games join automatically: the tests are parametrized over the registry.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from spielleiter.games import registry
+from spielleiter.games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    Seat,
+    State,
+    replay,
+    sample_chance,
+)
+from spielleiter.records import Record
+
+GAMES = registry.names()
+SEEDS = (1, 2, 3, 4, 5)
+
+
+def game_of(name: str) -> Game:
+    """The game at its default parameters."""
+    return registry.make(name)
+
+
+def length_limit(game: Game) -> int:
+    return game.info.practical_length or game.info.max_game_length
+
+
+def play_random(game: Game, rng: random.Random, check: bool = False) -> State:
+    """A random game to its end: chance from `rng`, players pick uniformly from their actions."""
+    state = game.new_initial_state()
+    limit = length_limit(game)
+    while not state.is_terminal():
+        assert len(state.history()) <= limit, f"no end after {limit} actions"
+        if check:
+            check_position(state)
+        state.apply_action(random_action(state, rng))
+    return state
+
+
+def random_action(state: State, rng: random.Random) -> int:
+    """A chance outcome drawn from `rng`, or a uniformly chosen legal action."""
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    return rng.choice(state.legal_actions())
+
+
+def check_position(state: State) -> None:
+    """What must hold at every position before the end."""
+    player = state.current_player()
+    assert player == CHANCE or 0 <= player < state.game.num_players
+    actions = state.legal_actions()
+    assert actions, "no legal action before the end"
+    assert actions == sorted(set(actions)), "legal actions must be sorted and unique"
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        assert sorted(o for o, _ in outcomes) == actions
+        assert all(p > 0 for _, p in outcomes)
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+def same_position(a: State, b: State) -> bool:
+    """Two states agree on history, whose move, every seat's view and the returns."""
+    seats = range(a.game.num_players)
+    return (
+        a.history() == b.history()
+        and a.current_player() == b.current_player()
+        and all(a.view(s) == b.view(s) for s in seats)
+        and a.returns() == b.returns()
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_keep_the_contract_and_end_in_time(name: str) -> None:
+    game = game_of(name)
+    for seed in SEEDS:
+        state = play_random(game, random.Random(seed), check=True)
+        assert state.current_player() == TERMINAL
+        assert state.legal_actions() == []
+        assert len(state.history()) <= length_limit(game)
+        returns = state.returns()
+        assert len(returns) == game.num_players
+        assert all(game.info.min_utility <= r <= game.info.max_utility for r in returns)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_replaying_the_history_reproduces_the_state(name: str) -> None:
+    game = game_of(name)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if len(state.history()) % 7 == 0:
+            assert same_position(replay(game, state.history()), state)
+        state.apply_action(random_action(state, rng))
+    assert same_position(replay(game, state.history()), state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_is_equal_and_independent(name: str) -> None:
+    game = game_of(name)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(10):
+        if state.is_terminal():
+            break
+        state.apply_action(random_action(state, rng))
+    twin = state.clone()
+    assert same_position(twin, state)
+    before = state.history()
+    while not twin.is_terminal():
+        twin.apply_action(random_action(twin, rng))
+    assert state.history() == before
+    assert same_position(state, replay(game, before))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_record_survives_json_and_replays_to_the_same_returns(name: str) -> None:
+    game = game_of(name)
+    state = play_random(game, random.Random(7))
+    record = Record(
+        game=name,
+        params=dict(game.params),
+        seats=[Seat(f"Spieler {i + 1}") for i in range(game.num_players)],
+        actions=state.history(),
+        meta={"note": "test"},
+    )
+    again = Record.loads(json.dumps(json.loads(record.dumps())))
+    assert again.to_json() == json.loads(record.dumps())
+    replayed = again.replay()
+    assert replayed.is_terminal()
+    assert replayed.returns() == state.returns()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_same_seed_gives_the_same_record_whatever_the_global_random(name: str) -> None:
+    game = game_of(name)
+    random.seed(1)
+    first = play_random(game, random.Random(42)).history()
+    random.seed(99999)
+    random.random()
+    second = play_random(game, random.Random(42)).history()
+    assert first == second
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_illegal_action_raises_and_changes_nothing(name: str) -> None:
+    game = game_of(name)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 20:
+        legal = set(state.legal_actions())
+        illegal = next(a for a in range(-1, max(legal) + 2) if a not in legal)
+        before = state.clone()
+        with pytest.raises(IllegalActionError):
+            state.apply_action(illegal)
+        assert same_position(state, before)
+        checked += 1
+        state.apply_action(random_action(state, rng))
+    end = play_random(game, rng)
+    with pytest.raises(IllegalActionError):
+        end.apply_action(0)
