@@ -41,6 +41,7 @@ REOPEN_S = 1.0
 class _Port(Protocol):
     def read(self) -> bytes: ...
     def write(self, data: bytes) -> None: ...
+    def cancel(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -62,6 +63,12 @@ class _SerialPort:
             log.info("link: answer dropped, nobody reads")
             self._serial.reset_output_buffer()
 
+    def cancel(self) -> None:
+        """Wake a waiting read (stop)."""
+        cancel = getattr(self._serial, "cancel_read", None)
+        if cancel is not None:
+            cancel()
+
     def close(self) -> None:
         self._serial.close()
 
@@ -72,10 +79,11 @@ class _FdPort:
     def __init__(self, fd: int) -> None:
         self._fd = fd
         os.set_blocking(fd, False)
+        self._wake_r, self._wake_w = os.pipe()
 
     def read(self) -> bytes:
-        ready, _, _ = select.select([self._fd], [], [], POLL_S)
-        if not ready:
+        ready, _, _ = select.select([self._fd, self._wake_r], [], [], POLL_S)
+        if self._fd not in ready:
             return b""
         try:
             return os.read(self._fd, 65536)
@@ -94,8 +102,13 @@ class _FdPort:
             except BlockingIOError:
                 continue
 
+    def cancel(self) -> None:
+        os.write(self._wake_w, b"!")
+
     def close(self) -> None:
-        """The fd belongs to whoever opened it."""
+        """Close the wake pipe; the fd itself belongs to whoever opened it."""
+        os.close(self._wake_r)
+        os.close(self._wake_w)
 
 
 def open_pty() -> tuple[int, str]:
@@ -137,6 +150,8 @@ class LinkServer:
         self._pty_path: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._port: _Port | None = None
+        self._port_lock = threading.Lock()
         self.requests = 0
         """Lines answered or dropped so far (for status screens and tests)."""
 
@@ -166,6 +181,9 @@ class LinkServer:
     def stop(self, timeout: float = 2.0) -> None:
         """Stop the thread, close the port (and the pty it owns)."""
         self._stop.set()
+        with self._port_lock:
+            if self._port is not None:
+                self._port.cancel()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -192,13 +210,16 @@ class LinkServer:
                 log.debug("link: cannot open %s: %s", self.port_name, exc)
                 self._stop.wait(REOPEN_S)
                 continue
+            self._port = port
             try:
                 self._serve(port)
             except (OSError, serial.SerialException) as exc:
                 log.info("link: %s went away: %s", self.port_name, exc)
                 self._stop.wait(REOPEN_S)
             finally:
-                port.close()
+                with self._port_lock:
+                    self._port = None
+                    port.close()
 
     def _serve(self, port: _Port) -> None:
         framer = LineFramer(self.max_line)
