@@ -132,7 +132,7 @@ class SimulatedAS5600Bus:
         self.noise_deg = noise_deg
         self.magnet = magnet
         self.magnet_lost_at: float | None = None
-        self.motion = SpinMotion(start_deg=rest_deg, t0=clock.now())
+        self.motion = SpinMotion(start_deg=rest_deg, t0=clock.now(), wobble_deg=0.0)
         self.reads = 0
 
     def spin(self, speed_dps: float, **physics: float) -> SpinMotion:
