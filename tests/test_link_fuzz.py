@@ -1,0 +1,87 @@
+"""Random bytes, overlong lines and malformed requests never break the link or change data."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+
+import pytest
+import serial
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from spielleiter.games.base import Seat
+from spielleiter.link import protocol
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.methods import method_names
+from spielleiter.link.server import LinkServer
+from spielleiter.records import Record
+from spielleiter.store import Store
+
+PIN = "80417326"
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+malformed_requests = st.fixed_dictionaries(
+    {},
+    optional={
+        "jsonrpc": st.sampled_from(["2.0", "1.0", 2, None]),
+        "method": st.sampled_from(method_names()) | st.text(max_size=20) | json_values,
+        "params": json_values,
+        "id": json_values,
+        "pin": st.text(max_size=8),
+    },
+).map(lambda d: json.dumps(d).encode())
+
+lines = st.one_of(
+    st.binary(max_size=200),
+    malformed_requests,
+    st.sampled_from([b"AT", b"ATZ\r", b"+++", b"\x00" * 64, b"[]", b"{}"]),
+    st.integers(1, 2).map(lambda n: b"x" * (protocol.MAX_LINE * n + 1)),
+)
+
+
+@pytest.fixture(scope="module")
+def link(tmp_path_factory) -> Iterator[tuple[serial.Serial, Store]]:
+    store = Store.open(tmp_path_factory.mktemp("fuzz"))
+    store.set_settings({"admin.pin": PIN, "display.contrast": 33})
+    store.add_to_bestenliste("speedtombola", "Anna", 70)
+    store.start_record(Record("speedtombola", {}, [Seat("Anna")], [1, 2]))
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        port = serial.Serial(server.port_name, timeout=3.0)
+        yield port, store
+        port.close()
+    store.close()
+
+
+ids = itertools.count()
+
+
+def hello_after(port: serial.Serial, data: bytes) -> dict:
+    """Send junk and then hello; every answer line must be JSON-RPC; return hello's result."""
+    tag = f"h{next(ids)}"
+    port.write(data + b"\n" + protocol.request_line("hello", None, tag))
+    while True:
+        line = port.readline()
+        assert line.endswith(b"\n"), "the link fell silent"
+        message = json.loads(line)
+        assert message["jsonrpc"] == "2.0"
+        if message.get("id") == tag:
+            return message["result"]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(junk=st.lists(lines, min_size=1, max_size=4))
+def test_after_any_junk_hello_answers_and_nothing_changed(link, junk):
+    port, store = link
+    before = (store.settings(), store.bestenliste("speedtombola"), store.records())
+    assert hello_after(port, b"\n".join(junk))["protocol"] == protocol.PROTOCOL_VERSION
+    assert (store.settings(), store.bestenliste("speedtombola"), store.records()) == before
