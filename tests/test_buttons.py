@@ -1,0 +1,165 @@
+"""The soft keys: one key event per real press, whatever the contact bounce.
+
+The buttons are gpiozero Buttons on mock pins (low = pressed, pull-up), wired as
+hardware/pins.toml says; time comes from a fake clock, so nothing sleeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spielleiter.hal.buttons import ButtonPanel
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.hal.pins import load_pin_map
+
+PINS = load_pin_map()
+DEBOUNCE_S = PINS.debounce_ms / 1000
+LONG_S = PINS.long_press_ms / 1000
+POLL_S = 0.01
+
+
+class FakeClock:
+    """Time that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Bench:
+    """A button panel on mock pins with a fake clock: press, bounce, wait, collect events."""
+
+    def __init__(self) -> None:
+        self.factory = MockFactory()
+        self.clock = FakeClock()
+        self.panel = ButtonPanel(
+            PINS.buttons, self.clock, DEBOUNCE_S, LONG_S, pin_factory=self.factory
+        )
+        self.events: list[KeyEvent] = []
+
+    def contact(self, key: Key, closed: bool) -> None:
+        pin = self.factory.pin(PINS.buttons[key])
+        if closed:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+        self.events.extend(self.panel.poll(self.clock.t))
+
+    def wait(self, seconds: float) -> None:
+        """Let time pass, polling like the device loop does."""
+        end = self.clock.t + seconds
+        while self.clock.t < end:
+            self.clock.t = min(end, self.clock.t + POLL_S)
+            self.events.extend(self.panel.poll(self.clock.t))
+
+    def bounce(self, key: Key, gaps: list[float], closed: bool) -> None:
+        """A bounce train: the contact flips after each gap, then settles `closed`."""
+        state = closed
+        for gap in gaps:
+            self.contact(key, state)
+            state = not state
+            self.clock.t += gap
+            self.events.extend(self.panel.poll(self.clock.t))
+        self.contact(key, closed)
+
+    def close(self) -> None:
+        self.panel.close()
+
+    def fresh(self) -> Bench:
+        """All keys released and settled, no events: ready for the next case."""
+        for key in Key:
+            self.contact(key, False)
+        self.wait(0.2)
+        self.events.clear()
+        return self
+
+
+@pytest.fixture(scope="module")
+def shared_bench() -> Iterator[Bench]:
+    """One panel for the module: gpiozero needs a tenth of a second to close a button."""
+    made = Bench()
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def bench(shared_bench: Bench) -> Bench:
+    return shared_bench.fresh()
+
+
+def test_the_pins_come_from_the_pin_map() -> None:
+    assert set(PINS.buttons) == set(Key)
+    assert len(set(PINS.buttons.values())) == 4
+    assert 0 < DEBOUNCE_S < LONG_S
+
+
+def test_a_plain_press_gives_one_short_event(bench: Bench) -> None:
+    bench.contact(Key.K2, True)
+    bench.wait(0.1)
+    assert bench.events == []
+    bench.contact(Key.K2, False)
+    bench.wait(0.1)
+    assert bench.events == [KeyEvent(Key.K2)]
+
+
+@pytest.mark.parametrize("key", list(Key))
+def test_each_key_reports_itself(bench: Bench, key: Key) -> None:
+    bench.contact(key, True)
+    bench.wait(0.1)
+    bench.contact(key, False)
+    bench.wait(0.1)
+    assert bench.events == [KeyEvent(key)]
+
+
+def test_a_touch_shorter_than_the_debounce_is_no_press(bench: Bench) -> None:
+    bench.contact(Key.K1, True)
+    bench.clock.t += DEBOUNCE_S / 2
+    bench.contact(Key.K1, False)
+    bench.wait(0.2)
+    assert bench.events == []
+
+
+# Bounce trains whose every gap is shorter than the debounce; with the hold they stay
+# well under a long press.
+gaps = st.lists(
+    st.floats(min_value=0.0005, max_value=DEBOUNCE_S * 0.95, allow_nan=False), max_size=12
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(press_bounce=gaps, release_bounce=gaps, hold=st.floats(0.05, LONG_S * 0.4))
+def test_bouncing_contacts_give_exactly_one_press(
+    shared_bench: Bench, press_bounce: list[float], release_bounce: list[float], hold: float
+) -> None:
+    bench = shared_bench.fresh()
+    bench.bounce(Key.K3, press_bounce, closed=True)
+    bench.wait(hold)
+    bench.bounce(Key.K3, release_bounce, closed=False)
+    bench.wait(0.2)
+    assert bench.events == [KeyEvent(Key.K3)]
+
+
+def test_a_long_press_gives_one_long_event_and_no_short_one(bench: Bench) -> None:
+    bench.contact(Key.K4, True)
+    bench.wait(LONG_S + 0.05)
+    assert bench.events == [KeyEvent(Key.K4, long=True)]
+    bench.wait(1.0)
+    bench.contact(Key.K4, False)
+    bench.wait(0.2)
+    assert bench.events == [KeyEvent(Key.K4, long=True)]
+
+
+def test_two_keys_pressed_together_both_count(bench: Bench) -> None:
+    bench.contact(Key.K1, True)
+    bench.contact(Key.K4, True)
+    bench.wait(0.1)
+    bench.contact(Key.K1, False)
+    bench.contact(Key.K4, False)
+    bench.wait(0.1)
+    assert bench.events == [KeyEvent(Key.K1), KeyEvent(Key.K4)]
