@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -221,3 +222,33 @@ def test_udev_rule_names_the_port_and_keeps_modemmanager_away() -> None:
     rules = " ".join(rule_lines())
     assert 'SYMLINK+="spielleiter"' in rules
     assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rules
+
+
+# The wiring drawings agree with the pin map
+
+HEADER_PIN_OF_GPIO = {2: 3, 3: 5, 5: 29, 6: 31, 13: 33, 19: 35}
+
+
+def test_wiring_table_and_diagram_show_each_button_on_its_pin() -> None:
+    table = (HARDWARE / "wiring.md").read_text()
+    svg = (HARDWARE / "wiring.svg").read_text()
+    for key, gpio in PINS["buttons"].items():
+        if key == "timing":
+            continue
+        pin = HEADER_PIN_OF_GPIO[gpio]
+        assert re.search(rf"^\| {key} .*\| {pin} +\| {gpio} +\|$", table, re.MULTILINE), key
+        assert f"{pin} GPIO{gpio} {key}" in svg, key
+
+
+def test_wiring_shows_the_i2c_addresses() -> None:
+    svg = (HARDWARE / "wiring.svg").read_text()
+    table = (HARDWARE / "wiring.md").read_text()
+    for part in ("display", "spinner"):
+        address = f"0x{PINS[part]['address']:02X}"
+        assert address in svg
+        assert address in table
+
+
+def test_wiring_diagram_is_well_formed_svg() -> None:
+    root = ElementTree.parse(HARDWARE / "wiring.svg").getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
