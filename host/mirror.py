@@ -69,10 +69,12 @@ def mirror(args: argparse.Namespace) -> int:
             if args.json:
                 print_json(result)
             else:
-                frame = half_blocks(decode_png(png))
-                if not args.once:
-                    sys.stdout.write("\x1b[2J\x1b[H" if first else "\x1b[H")
-                sys.stdout.write(frame + "\n" + _summary_line(result["summary"]) + "\x1b[K\n")
+                text = half_blocks(decode_png(png)) + "\n" + _summary_line(result["summary"])
+                if args.once:
+                    sys.stdout.write(text + "\n")
+                else:
+                    home = "\x1b[2J\x1b[H" if first else "\x1b[H"
+                    sys.stdout.write(home + text + "\x1b[K\n")
                 sys.stdout.flush()
             if args.once:
                 return 0

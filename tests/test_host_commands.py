@@ -1,0 +1,248 @@
+"""spielleiter-host against the link server with a fake device, over a real pty."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import pytest
+import serial
+from spielleiter import boards
+from spielleiter.boards import BoardKind
+from spielleiter.games import registry
+from spielleiter.games.base import Seat
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.server import LinkServer, close_pty, open_pty
+from spielleiter.records import Record
+from spielleiter.store import Store
+from spielleiter_host import device as host_device
+from spielleiter_host.cli import main
+from spielleiter_host.device import UsbIdentity, find_port, usb_identity
+
+GAME = "testspiel"
+
+
+def validate_board(data):
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise boards.BoardError("rows", "missing")
+    for i, v in enumerate(data["rows"]):
+        if not isinstance(v, int) or not 1 <= v <= 9:
+            raise boards.BoardError(f"rows[{i}]", "must be from 1 to 9")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Iterator[Store]:
+    monkeypatch.setitem(registry.GAMES, GAME, "unused:Unused")
+    boards.register(BoardKind(GAME, validate_board, lambda: {"Standard": {"rows": [1, 2]}}))
+    s = Store.open(tmp_path / "data")
+    yield s
+    s.close()
+    boards.unregister(GAME)
+
+
+@pytest.fixture
+def fake(store) -> FakeDevice:
+    return FakeDevice(store)
+
+
+@pytest.fixture
+def host(fake, capsys):
+    """Run a spielleiter-host command line against the fake box: (exit code, stdout, stderr)."""
+    with LinkServer.on_pty(fake) as server:
+
+        def run(*argv: str) -> tuple[int, str, str]:
+            code = main([*argv, "--port", server.port_name, "--timeout", "3"])
+            out = capsys.readouterr()
+            return code, out.out, out.err
+
+        yield run
+
+
+def test_info_prints_a_table_and_json(host):
+    code, out, _ = host("info")
+    assert code == 0 and "firmware" in out and "hardware.display" in out
+    code, out, _ = host("info", "--json")
+    assert json.loads(out)["protocol"] == 1
+
+
+def test_settings_round_trip_through_a_file(host, store, tmp_path):
+    assert host("settings", "set", "display.contrast=77", "clock.enabled=true")[0] == 0
+    code, out, _ = host("settings", "get", "--json")
+    saved = tmp_path / "settings.json"
+    saved.write_text(out)
+    store.set_settings({"display.contrast": 1, "clock.enabled": False})
+    assert host("settings", "set", "--file", str(saved))[0] == 0
+    assert store.setting("display.contrast") == 77 and store.setting("clock.enabled") is True
+
+
+def test_settings_table_marks_changed_values(host, store):
+    store.set_settings({"clock.seconds": 20})
+    code, out, _ = host("settings", "get")
+    line = next(x for x in out.splitlines() if x.startswith("clock.seconds"))
+    assert "20" in line and "changed" in line
+    assert "admin PIN: not set" in out
+
+
+def test_a_pin_is_sent_as_text(host, store):
+    assert host("settings", "set", "admin.pin=0042")[0] == 0
+    assert store.setting("admin.pin") == "0042"
+
+
+def test_a_refused_setting_names_the_key_and_exits_7(host, store):
+    code, _, err = host("settings", "set", "display.contrast=999")
+    assert code == 7 and "display.contrast" in err and "255" in err
+    assert store.setting("display.contrast") == 200
+
+
+def test_boards_upload_list_download_delete(host, store, tmp_path):
+    upload = tmp_path / "eigen.json"
+    upload.write_text(json.dumps({"rows": [4, 5]}))
+    assert host("boards", "put", GAME, str(upload), "--name", "Eigen")[0] == 0
+    code, out, _ = host("boards", "list", GAME)
+    assert "Eigen" in out and "uploaded" in out and "Standard" in out and "shipped" in out
+    target = tmp_path / "back.json"
+    assert host("boards", "get", GAME, "Eigen", "-o", str(target))[0] == 0
+    assert json.loads(target.read_text()) == {"rows": [4, 5]}
+    assert host("boards", "delete", GAME, "Eigen")[0] == 0
+    assert "Eigen" not in store.boards(GAME)
+
+
+def test_a_refused_board_names_the_field_and_keeps_the_old_one(host, store, tmp_path):
+    store.put_boards(GAME, {"Eigen": {"rows": [4, 5]}})
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"Eigen": {"rows": [4, 50]}}))
+    code, _, err = host("boards", "put", GAME, str(bad))
+    assert code == 7 and "rows[1]" in err
+    assert store.boards(GAME)["Eigen"] == {"rows": [4, 5]}
+
+
+def test_leaderboard_shows_places_and_reset_needs_the_pin(host, store):
+    store.add_to_bestenliste(GAME, "Anna", 90)
+    store.set_settings({"admin.pin": "1234"})
+    code, out, _ = host("leaderboard", GAME)
+    assert code == 0 and "Anna" in out and "90" in out
+    code, _, err = host("leaderboard", GAME, "--reset")
+    assert code == 1 and "--pin" in err
+    code, _, err = host("leaderboard", GAME, "--reset", "--pin", "4321")
+    assert code == 1 and "wrong admin PIN" in err
+    assert host("leaderboard", GAME, "--reset", "--pin", "1234")[0] == 0
+    assert store.bestenliste(GAME) == []
+
+
+def test_records_list_get_delete(host, store, tmp_path):
+    rid = store.start_record(Record(GAME, {}, [Seat("Anna"), Seat("Bert")], [5, 6, 7]))
+    code, out, _ = host("records", "list")
+    assert code == 0 and "Anna, Bert" in out and "open" in out
+    target = tmp_path / "r.json"
+    assert host("records", "get", str(rid), "-o", str(target))[0] == 0
+    assert Record.loads(target.read_text()).actions == [5, 6, 7]
+    assert host("records", "delete", str(rid))[0] == 0
+    assert store.records() == []
+
+
+def test_names_add_and_list(host, store):
+    assert host("names", "add", "Anna", "Bert")[0] == 0
+    code, out, _ = host("names", "list", "--json")
+    assert set(json.loads(out)["names"]) == {"Anna", "Bert"}
+    code, _, err = host("names", "add", "Ein viel zu langer Name")
+    assert code == 7 and "names[0]" in err
+
+
+def test_mirror_once_draws_half_blocks_and_saves_the_png(host, fake, tmp_path):
+    target = tmp_path / "frame.png"
+    code, out, _ = host("mirror", "--once", "--png", str(target))
+    lines = out.splitlines()
+    assert code == 0 and target.read_bytes() == fake.picture
+    frame = lines[:32]
+    assert all(len(line) == 128 and line[0] == line[-1] == "█" for line in frame)
+    assert set(frame[0]) <= {"▀", "█"} and set(frame[31]) <= {"▄", "█"}
+    assert lines[32] == "screen: Hauptmenü"
+
+
+def test_spinner_read_and_calibrate(host, fake):
+    code, out, _ = host("spinner", "read")
+    assert code == 0 and "petal" in out
+    code, out, _ = host("spinner", "calibrate", "offset=2.5", "--json")
+    assert json.loads(out) == {"calibration": {"offset": 2.5}}
+    assert host("spinner", "calibrate", "offset=links")[0] == 7
+
+
+# --- finding the box and the failures a person meets ------------------------------------
+def test_the_usb_identity_comes_from_the_pin_map():
+    assert usb_identity() == UsbIdentity(0x1D6B, 0x0104, "Spielleiter")
+
+
+def test_the_box_is_found_by_vendor_product_and_name(monkeypatch):
+    ports = [
+        SimpleNamespace(device="/dev/ttyACM0", vid=0x1D6B, pid=0x0104, product="Other Gadget"),
+        SimpleNamespace(device="/dev/ttyACM1", vid=0x1D6B, pid=0x0104, product="Spielleiter"),
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, pid=0x6001, product="FT232R"),
+    ]
+    monkeypatch.setattr(host_device.list_ports, "comports", lambda: ports)
+    assert find_port() == "/dev/ttyACM1"
+
+
+def test_no_box_says_what_to_do(monkeypatch, capsys):
+    monkeypatch.setattr(host_device.list_ports, "comports", lambda: [])
+    monkeypatch.delenv(host_device.PORT_ENV, raising=False)
+    assert main(["info"]) == 3
+    assert "no Spielleiter box found" in capsys.readouterr().err
+
+
+def test_a_missing_port_is_no_device(capsys):
+    assert main(["info", "--port", "/dev/no-such-tty"]) == 3
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_busy_port_is_named(fake, capsys):
+    with LinkServer.on_pty(fake) as server:
+        holder = serial.Serial(server.port_name, exclusive=True)
+        try:
+            assert main(["info", "--port", server.port_name]) == 4
+        finally:
+            holder.close()
+    assert "busy" in capsys.readouterr().err
+
+
+@pytest.fixture
+def silent_pty() -> Iterator[tuple[int, str]]:
+    master, path = open_pty()
+    yield master, path
+    close_pty(master)
+
+
+def test_a_silent_port_times_out(silent_pty, capsys):
+    assert main(["info", "--port", silent_pty[1], "--timeout", "0.3"]) == 5
+    assert "no answer" in capsys.readouterr().err
+
+
+def test_a_device_speaking_something_else_is_named(silent_pty, capsys):
+    master, path = silent_pty
+    stop = threading.Event()
+
+    def modem() -> None:
+        while not stop.is_set():
+            try:
+                if os.read(master, 1024):
+                    os.write(master, b"OK\r\n")
+            except BlockingIOError:
+                stop.wait(0.01)
+
+    os.set_blocking(master, False)
+    thread = threading.Thread(target=modem, daemon=True)
+    thread.start()
+    try:
+        assert main(["info", "--port", path, "--timeout", "0.5"]) == 6
+    finally:
+        stop.set()
+        thread.join()
+    assert "does not speak the Spielleiter protocol" in capsys.readouterr().err
+
+
+def test_another_protocol_version_is_refused(host, monkeypatch):
+    monkeypatch.setattr(host_device, "PROTOCOL_VERSION", 2)
+    code, _, err = host("info")
+    assert code == 6 and "speaks link protocol 1" in err and "speaks 2" in err
