@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from PIL import Image
-
 from spielleiter_host.mirror import half_blocks
 
 
