@@ -36,6 +36,7 @@ _KINDS: dict[str, BoardKind] = {}
 
 BOARD_MODULES: dict[str, str] = {
     # game -> "module:validate_function:defaults_function"; one line per game with boards.
+    "besenbingo": "spielleiter.games.besenbingo_templates:validate_board:default_boards",
 }
 
 

@@ -163,6 +163,11 @@ class LinkServer:
         server._owned_pty, server._pty_path = master, path
         return server
 
+    @classmethod
+    def on_fd(cls, fd: int, device: LinkDevice, *, max_line: int = MAX_LINE) -> LinkServer:
+        """A server on an open fd, e.g. the master of open_pty(); the caller closes it."""
+        return cls(fd, device, max_line=max_line)
+
     @property
     def port_name(self) -> str:
         """What the laptop opens: the pty slave path, or the port as given."""
