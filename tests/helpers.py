@@ -54,9 +54,18 @@ def load_frame(path: Path) -> Image.Image:
 
 
 def same_pixels(a: Image.Image, b: Image.Image) -> bool:
-    """True when two images have the same size and the same pixels."""
-    a1, b1 = a.convert("1"), b.convert("1")
+    """True when two images have the same size and light the same pixels.
+
+    Compared in "L": Canvas draws with fill=1, a PNG reads back as 255; both are "on".
+    """
+    a1, b1 = a.convert("L"), b.convert("L")
     return a1.size == b1.size and ImageChops.difference(a1, b1).getbbox() is None
+
+
+def lit(image: Image.Image, box: tuple[int, int, int, int] | None = None) -> int:
+    """How many pixels are on (inside a box, when given)."""
+    region = image.crop(box) if box else image
+    return region.convert("L").histogram()[255]
 
 
 def assert_golden(image: Image.Image, name: str) -> None:
