@@ -222,8 +222,10 @@ class Box:
         """Hand finished jobs' results to their screens (waiting for one when block)."""
         if block and self._jobs:
             self._jobs[0][0].exception()
-        ready = [job for job in self._jobs if job[0].done()]
-        self._jobs = [job for job in self._jobs if not job[0].done()]
+        ready, waiting = [], []
+        for job in self._jobs:
+            (ready if job[0].done() else waiting).append(job)
+        self._jobs = waiting
         for future, done in ready:
             done(future.result())  # may submit new jobs
 

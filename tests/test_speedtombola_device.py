@@ -1,0 +1,230 @@
+"""Speedtombola on the device: the table, Rat, Info, the Tafel, the Bestenliste, the clock."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from helpers import assert_golden, load_frame, run_box
+from spielleiter.app import Box, VirtualClock, Wait
+from spielleiter.games.base import Seat
+from spielleiter.games.speedtombola import Move, bestenliste_points
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.session import Session
+from spielleiter.store import Store
+from spielleiter.ui.menus import PauseMenu, main_menu
+from spielleiter.ui.speedtombola import InfoScreen, RatScreen, TableScreen, TafelScreen
+
+# Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
+# -> house rules -> Start.
+SOLO_SETUP = """
+K3      # Speedtombola
+K3      # 3 Plätze
+K3      # Neuer Name ...
+K3      # take the letter A
+K4      # Fertig
+K2
+K2
+K2
+K3      # Computer Stark
+K2
+K2
+K3      # Computer Normal
+K2
+K2
+K3      # Start
+"""
+
+
+def solo_box(tmp_path: Path, seats: list[Seat] | None = None, **settings: object) -> Box:
+    """A box with a Speedtombola match on its table screen (no displays)."""
+    store = Store.open(tmp_path / "data")
+    if settings:
+        store.set_settings(settings)
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(5))
+    box.push(main_menu(box))
+    seats = seats or [
+        Seat("A"),
+        Seat("Stark 1", "computer", "stark"),
+        Seat("Normal 2", "computer", "normal"),
+    ]
+    session = Session.start(store, "speedtombola", {"players": len(seats)}, seats)
+    box.session = session
+    box.push(TableScreen(box, session))
+    box.settle()
+    return box
+
+
+def test_table_rat_and_info_screens(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, SOLO_SETUP + "K3\nK4\nK4\nK2\n")
+    # the last frames: table, Rat thinking, Rat, table, Info (seat A), Info (next guest)
+    table = next(f for f in frames if _is_table(f))
+    assert_golden(load_frame(table), "speedtombola_table")
+    assert_golden(load_frame(frames[-4]), "speedtombola_rat")
+    assert_golden(load_frame(frames[-2]), "speedtombola_info")
+
+
+def _is_table(frame: Path) -> bool:
+    """The table frame: the Gabentisch's lot box is drawn at x 50..77."""
+    img = load_frame(frame)
+    return img.getpixel((50, 30)) and img.getpixel((77, 30)) and img.getpixel((60, 23))
+
+
+def test_a_whole_match_fills_the_bestenliste(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, SOLO_SETUP + "K2\n" * 40 + "K4\nK4\n")
+    store = Store.open(tmp_path / "data")
+    record_info = store.records()[0]
+    assert record_info.finished
+    state = store.record(record_info.id).replay()
+    assert state.is_terminal()
+    places = state.places()
+    expected = bestenliste_points([r.points[0] for r in state.results], places[0])
+    standings = store.bestenliste("speedtombola")
+    assert [(s.name, s.points, s.matches) for s in standings] == [("A", expected, 1)]
+    assert len(frames) > 20
+
+
+def test_tafel_standings_and_bestenliste_goldens(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    table = box.top
+    assert isinstance(table, TableScreen)
+    for _ in range(60):
+        if not isinstance(box.top, TableScreen):
+            break
+        box.dispatch(KeyEvent(Key.K2))
+        box.settle()
+    assert isinstance(box.top, TafelScreen)
+    assert_golden(box.frame().image, "speedtombola_tafel")
+    box.dispatch(KeyEvent(Key.K2))
+    assert_golden(box.frame().image, "speedtombola_tafel_garnituren")
+    box.dispatch(KeyEvent(Key.K4))
+    box.settle()
+    assert_golden(box.frame().image, "speedtombola_standings")
+
+
+def test_rat_only_for_one_human_against_computers(tmp_path: Path) -> None:
+    solo = solo_box(tmp_path / "solo")
+    assert solo.top.softkeys()[2].label == "Rat"
+    two = solo_box(tmp_path / "two", [Seat("A"), Seat("B"), Seat("Normal 1", "computer", "normal")])
+    assert two.top.softkeys()[2] is None
+    two.dispatch(KeyEvent(Key.K3))
+    assert isinstance(two.top, TableScreen)
+
+
+def test_rat_shows_both_options_with_standard_errors(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    box.dispatch(KeyEvent(Key.K3))
+    box.settle()
+    rat = box.top
+    assert isinstance(rat, RatScreen)
+    summary = rat.summary()
+    assert summary["ready"] and summary["playouts"] >= 1000
+    assert set(summary["options"]) == {"nehmen", "nein_danke"}
+    for option in summary["options"].values():
+        assert option["points_se"] > 0
+        assert 0.0 <= option["round_win"] <= 1.0
+
+
+def test_emulator_letters_press_the_soft_keys(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    assert box.resolve_char("n") == KeyEvent(Key.K1)
+    assert box.resolve_char("g") == KeyEvent(Key.K2)
+    assert box.resolve_char(" ") == KeyEvent(Key.K2)
+    assert box.resolve_char("r") == KeyEvent(Key.K3)
+    assert box.resolve_char("\x1b") == KeyEvent(Key.K4, long=True)
+
+
+def test_the_clock_says_nein_danke_when_time_runs_out(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, **{"clock.enabled": True, "clock.seconds": 3})
+    table = box.top
+    seat = table.state.current_player()
+    assert table.session.seats[seat].is_human
+    before = table.session.committed
+    box.run_script([Wait(3.2)])
+    actions = table.session.record.actions
+    assert len(actions) > before
+    assert actions[before] == Move.NEIN_DANKE
+
+
+def test_the_clock_takes_when_no_groschen_is_left(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, **{"clock.enabled": True, "clock.seconds": 3})
+    table = box.top
+    seat = table.state.current_player()
+    table.state.groschen[seat] = 0  # as if every groschen was spent
+    before = table.session.committed
+    box.run_script([Wait(3.2)])
+    assert table.session.record.actions[before] == Move.NEHMEN
+
+
+def test_without_groschen_nein_danke_is_refused_with_a_reason(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    table = box.top
+    seat = table.state.current_player()
+    table.state.groschen[seat] = 0
+    before = table.session.committed
+    box.dispatch(KeyEvent(Key.K1))
+    assert table.session.committed == before
+    assert "nehmen" in table.flash
+
+
+def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, [Seat("A"), Seat("B"), Seat("Normal 1", "computer", "normal")])
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert isinstance(box.top, PauseMenu)
+    labels = [item.text() for item in box.top.items]
+    assert labels == ["Weiter", "A geht", "B geht"]
+    box.top.items[1].action()  # A geht
+    box.dispatch(KeyEvent(Key.K1))  # Ja
+    box.settle()
+    session = box.session
+    assert not session.seats[0].is_human
+    assert [(s.name, s.points) for s in box.store.bestenliste("speedtombola")] == [("A", -10)]
+    assert session.record.meta["left"][0]["name"] == "A"
+
+
+def test_leaving_alone_abandons_the_match_without_penalty(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
+    box.top.items[1].action()
+    box.dispatch(KeyEvent(Key.K1))
+    assert box.session is None
+    assert box.store.unfinished_record() is None
+    assert box.store.bestenliste("speedtombola") == []
+
+
+def test_a_restart_offers_the_unfinished_match_at_its_last_action(tmp_path: Path) -> None:
+    run_box(tmp_path, SOLO_SETUP + "K1\nK2\nK1\n")
+    store = Store.open(tmp_path / "data")
+    record_id = store.unfinished_record()
+    assert record_id is not None
+    committed = store.record(record_id).actions
+    store.close()
+    frames = run_box(tmp_path, "K1\n")  # Partie fortsetzen? Ja
+    first = load_frame(frames[0])
+    assert_golden(first, "resume_prompt")
+    store = Store.open(tmp_path / "data")
+    assert store.record(record_id).actions[: len(committed)] == committed
+
+
+def test_info_steps_through_the_guests(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    box.dispatch(KeyEvent(Key.K4))
+    info = box.top
+    assert isinstance(info, InfoScreen)
+    first = info.index
+    box.dispatch(KeyEvent(Key.K2))
+    assert info.index == (first + 1) % 3
+    box.dispatch(KeyEvent(Key.K4))
+    assert isinstance(box.top, TableScreen)
+
+
+@pytest.mark.parametrize("players", [3, 7])
+def test_every_seat_is_drawn_at_the_table(tmp_path: Path, players: int) -> None:
+    seats = [Seat("A")] + [Seat(f"Normal {i}", "computer", "normal") for i in range(1, players)]
+    box = solo_box(tmp_path, seats)
+    summary = box.top.summary()
+    assert len(summary["seats"]) == players
+    box.frame()  # draws without error for the widest table
