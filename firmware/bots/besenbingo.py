@@ -193,31 +193,33 @@ def choose(view: dict[str, Any], seed: int, level: str = "stark") -> int:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     template, crossed, progress = _sheet_of(view)
     solver = Solver.of(template)
-    tower = view["current_tower"]
-    rng = random.Random(seed)
-    moves = solver.moves(tower, crossed, progress)
+    moves = solver.moves(view["current_tower"], crossed, progress)
     if level == "leicht":
-        return rng.choice(sorted(a for a, _ in moves))
+        return _pick([a for a, _ in moves], seed)
     if level == "normal":
         top = max(g for _, g in moves)
-        return rng.choice(sorted(a for a, g in moves if g == top))
-    return rng.choice(sorted(solver.best_move(view["revealed"], crossed, progress)))
+        return _pick([a for a, g in moves if g == top], seed)
+    return _pick(solver.best_move(view["revealed"], crossed, progress), seed)
+
+
+def _pick(actions: list[int], seed: int) -> int:
+    """One of equally good actions, drawn with the decision's own seed."""
+    return random.Random(seed).choice(sorted(actions))
 
 
 def play_out(template: Template, towers: Sequence[int], seed: int = 0) -> tuple[int, list[int]]:
     """The strongest play of one sheet for a tower order (the first 7 are revealed).
 
-    Returns the final score and the moves; ties between moves are broken by `seed`.
+    Returns the final score and the moves; ties are broken as choose() does with `seed`.
     """
     solver = Solver.of(template)
-    rng = random.Random(seed)
     crossed, progress, moves = 0, _START, []
     revealed: list[int] = []
     points = 0
     for tower in towers[:REVEALS]:
         revealed.append(tower)
         gains = dict(solver.moves(tower, crossed, progress))
-        action = rng.choice(sorted(solver.best_move(revealed, crossed, progress)))
+        action = _pick(solver.best_move(revealed, crossed, progress), seed)
         points += gains[action]
         if action != MINUS:
             crossed |= 1 << (action // 4)

@@ -1,0 +1,80 @@
+"""Besenbingo computer players: legal, from their own view, and as strong as the table says."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from spielleiter.bots.besenbingo import LEVELS, Solver, choose, play_out, simulate
+from spielleiter.games.besenbingo import BesenbingoGame
+from spielleiter.games.besenbingo_templates import default_templates
+
+
+def play(game: BesenbingoGame, deck: list[int], level: str = "stark", seed: int = 0):
+    """A whole Durchgang with the bots at every seat: deck[0] is the silent tower."""
+    state = game.new_initial_state()
+    cards = iter(deck)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(next(cards))
+        else:
+            seat = state.current_player()
+            state.apply_action(choose(state.view(seat), seed, level))
+    return state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_only_legal_moves(level: str) -> None:
+    rng = random.Random(3)
+    game = BesenbingoGame({"players": 3})
+    for _ in range(3):
+        deck = rng.sample(range(1, 9), 8)
+        state = play(game, deck, level, seed=rng.randrange(1000))
+        assert state.is_terminal()
+
+
+def test_the_bot_decides_from_its_view_alone() -> None:
+    game = BesenbingoGame({"players": 2})
+    one = play(game, [1, 2, 3, 4, 5, 6, 7, 8])
+    other = play(game, [8, 2, 3, 4, 5, 6, 7, 1])  # a different silent tower, same reveals
+    assert one.sheets[0].moves == other.sheets[0].moves
+
+
+def test_the_simulator_agrees_with_the_engine_on_the_same_towers() -> None:
+    rng = random.Random(11)
+    templates = default_templates()[:3]
+    game = BesenbingoGame({"players": 3})
+    for _ in range(4):
+        deck = rng.sample(range(1, 9), 8)
+        state = play(game, deck, seed=5)
+        for seat, template in enumerate(templates):
+            points, moves = play_out(template, deck[1:], seed=5)
+            assert (points, moves) == (state.scores()[seat], list(state.sheets[seat].moves))
+
+
+def test_the_exact_expectation_matches_simulated_games() -> None:
+    template = default_templates()[4]
+    scores = simulate(template, 400, seed=2)
+    expected = Solver.of(template).expected_score()
+    error = scores.std(ddof=1) / np.sqrt(len(scores))
+    assert abs(scores.mean() - expected) < 4 * error
+
+
+def test_stark_beats_normal_and_leicht_on_average() -> None:
+    rng = random.Random(5)
+    game = BesenbingoGame({"players": 2})
+    totals = dict.fromkeys(LEVELS, 0)
+    for _ in range(15):
+        deck = rng.sample(range(1, 9), 8)
+        for level in LEVELS:
+            totals[level] += sum(play(game, deck, level, seed=1).scores())
+    assert totals["stark"] >= totals["normal"] >= totals["leicht"]
+
+
+def test_an_unknown_level_is_refused() -> None:
+    state = BesenbingoGame({"players": 1}).new_initial_state()
+    state.apply_action(1)
+    state.apply_action(2)
+    with pytest.raises(ValueError, match="unknown level"):
+        choose(state.view(0), 0, "gemein")
