@@ -397,13 +397,13 @@ class RatScreen(Screen):
         canvas.text((2, y), f"Stark: {best}", TEXT)
         y += 11
         match = self.table.session.game.rounds > 1
-        canvas.text((2, y), "Pkt +-SE  Runde" + (" Partie" if match else ""), TINY)
+        canvas.text((2, y), "Pkt ±SE    Runde" + (" Partie" if match else ""), TINY)
         y += 7
         for label, est in (("Nehmen", a.nehmen), ("Nein dk", a.nein_danke)):
             if est is None:
                 canvas.text((2, y), f"{label}: muss nehmen", TINY)
             else:
-                line = f"{label:<7}{est.points:5.1f}+-{est.points_se:.1f} {est.round_win:4.0%}"
+                line = f"{label:<7}{est.points:5.1f}±{est.points_se:.1f}  {est.round_win:4.0%}"
                 if match:
                     line += f" {est.match_win:4.0%}"
                 canvas.text((2, y), line, TINY)
