@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from spielleiter.games import registry
@@ -103,3 +104,11 @@ def test_a_resumed_session_is_at_its_last_committed_action(store: Store) -> None
     again = Session.resume(store, session.record_id)
     assert again.state.history() == session.state.history()
     assert again.state.view(1) == session.state.view(1)
+
+
+def test_the_example_in_the_docs_replays() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "records.md").read_text("utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    state = Record.loads(example).replay()
+    assert len(state.history()) == 14
+    assert state.current_player() == 2, "Stark 1 is to move"
