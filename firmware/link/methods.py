@@ -154,10 +154,13 @@ class Methods:
         ):
             raise RpcError(WRONG_PIN, "wrong admin PIN")
 
-    def live(self, call: Callable[[], Any]) -> Any:
-        """Call the device; its failures become DEVICE_ERROR (ValueError: VALIDATION_ERROR)."""
+    def live(self, name: str, *args: Any) -> Any:
+        """Call a device method; its failures become DEVICE_ERROR (ValueError: VALIDATION_ERROR)."""
+        call = getattr(self.device, name, None)
+        if call is None:
+            raise RpcError(DEVICE_ERROR, f"this box's software has no {name} yet")
         try:
-            return call()
+            return call(*args)
         except RpcError:
             raise
         except ValueError as exc:
@@ -170,7 +173,7 @@ class Methods:
 @method("hello")
 def _hello(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     _params(params)
-    found = m.live(m.device.hello)
+    found = m.live("hello")
     return {**found, "protocol": PROTOCOL_VERSION, "methods": method_names()}
 
 
@@ -375,16 +378,16 @@ def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 @method("screen")
 def _screen(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     _params(params)
-    png, summary = m.live(m.device.screen)
+    png, summary = m.live("screen")
     return {"png": base64.b64encode(png).decode("ascii"), "summary": summary}
 
 
 @method("spinner.read")
 def _spinner_read(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     _params(params)
-    return m.live(m.device.spinner_read)
+    return m.live("spinner_read")
 
 
 @method("spinner.calibrate")
 def _spinner_calibrate(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    return m.live(lambda: m.device.spinner_calibrate(dict(params)))
+    return m.live("spinner_calibrate", dict(params))
