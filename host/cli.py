@@ -23,6 +23,8 @@ COMMAND_MODULES: list[str] = [
     "spielleiter_host.names",
     "spielleiter_host.mirror",
     "spielleiter_host.spinner",
+    "spielleiter_host.besenbingo_tools",
+    "spielleiter_host.printing",
 ]
 
 

@@ -1,0 +1,126 @@
+"""`spielleiter-host templates score|check`: Besenbingo templates, offline.
+
+`score` reports each template's expected final score under the strongest computer
+play (exact) with simulated games beside it, and how far each lies from the mean of
+the set; the shipped nine stay within 10 %. `check` validates template files before
+they are uploaded (`spielleiter-host boards put besenbingo FILE`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from spielleiter.bots.besenbingo import Solver, simulate
+from spielleiter.games.besenbingo_templates import (
+    Template,
+    TemplateError,
+    default_templates,
+    validate_template,
+)
+
+from .device import EXIT_INVALID
+from .output import print_json, table
+
+
+class TemplateFileError(ValueError):
+    """A template file that cannot be read; the message names the file and the field."""
+
+
+def load_template_files(paths: Sequence[Path]) -> list[Template]:
+    """Templates from JSON files: one template, a list of them, or {name: template}."""
+    result = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise TemplateFileError(f"{path}: {exc}") from exc
+        if isinstance(data, dict) and "grid" not in data:
+            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
+        elif isinstance(data, list):
+            items = [(f"[{i}]", v) for i, v in enumerate(data)]
+        else:
+            items = [("", data)]
+        for where, item in items:
+            try:
+                result.append(validate_template(item))
+            except TemplateError as exc:
+                path_text = f"{where}.{exc.path}" if where and exc.path else where or exc.path
+                raise TemplateFileError(f"{path}: {path_text}: {exc.message}") from exc
+    return result
+
+
+def template_scores(templates: Sequence[Template], games: int, seed: int = 0) -> list[dict]:
+    """Per template: exact expected score, simulated mean and its standard error, spread."""
+    exact = [Solver.of(t).expected_score() for t in templates]
+    mean = statistics.mean(exact)
+    rows = []
+    for i, (template, value) in enumerate(zip(templates, exact, strict=True)):
+        row: dict[str, Any] = {
+            "template": template.name,
+            "expected": round(value, 3),
+            "vs_mean_percent": round(100 * (value / mean - 1), 2),
+        }
+        if games > 0:
+            scores = simulate(template, games, seed + i)
+            row["simulated"] = round(float(scores.mean()), 3)
+            row["standard_error"] = (
+                round(float(scores.std(ddof=1) / len(scores) ** 0.5), 3) if games > 1 else None
+            )
+        rows.append(row)
+    return rows
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("templates", help="Besenbingo templates: score, check")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    score = sub.add_parser("score", help="expected score of the strongest play per template")
+    score.add_argument("--games", type=int, default=200, help="simulated games per template")
+    score.add_argument("--seed", type=int, default=0)
+    score.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
+                       help="score these template files instead of the shipped nine")
+    score.add_argument("--json", action="store_true", help="print JSON")
+    score.set_defaults(func=templates_score)
+    check = sub.add_parser("check", help="validate template files")
+    check.add_argument("file", type=Path, nargs="+")
+    check.set_defaults(func=templates_check)
+
+
+def _templates(paths: Sequence[Path]) -> list[Template] | None:
+    try:
+        return load_template_files(paths) if paths else list(default_templates())
+    except TemplateFileError as exc:
+        print(f"invalid template: {exc}", file=sys.stderr)
+        return None
+
+
+def templates_score(args: argparse.Namespace) -> int:
+    templates = _templates(args.template)
+    if templates is None:
+        return EXIT_INVALID
+    rows = template_scores(templates, max(0, args.games), args.seed)
+    spread = max(abs(r["vs_mean_percent"]) for r in rows)
+    if args.json:
+        print_json({"templates": rows, "largest_deviation_percent": spread})
+        return 0
+    headers = ["template", "expected", "vs mean %"]
+    if args.games > 0:
+        headers += ["simulated", "± s.e."]
+    shown = [[round(v, 2) if isinstance(v, float) else v for v in r.values()] for r in rows]
+    print(table(headers, shown))
+    print(f"largest deviation from the mean: {spread:.1f} %")
+    return 0
+
+
+def templates_check(args: argparse.Namespace) -> int:
+    templates = _templates(args.file)
+    if templates is None:
+        return EXIT_INVALID
+    for t in templates:
+        print(f"ok: {t.name}")
+    return 0
