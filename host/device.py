@@ -280,6 +280,9 @@ def run_with_device(args: argparse.Namespace, body: Callable[[Device], int | Non
     except HostError as exc:
         print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:  # the output went to `head` or similar, which has had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def describe(exc: HostError) -> str:
