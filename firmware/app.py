@@ -219,12 +219,21 @@ class Box:
         open_menu(self)
 
     def finish_jobs(self, block: bool = False) -> None:
-        """Hand finished jobs' results to their screens (waiting for one when block)."""
+        """Hand finished jobs' results to their screens (waiting for one when block).
+
+        Under virtual time (key scripts) only a blocking call hands over a result, the
+        oldest job's alone, so how fast a thread runs never changes the frames.
+        """
         if block and self._jobs:
             self._jobs[0][0].exception()
-        ready, waiting = [], []
-        for job in self._jobs:
-            (ready if job[0].done() else waiting).append(job)
+        if isinstance(self.clock, VirtualClock):
+            if not block:
+                return
+            ready, waiting = self._jobs[:1], self._jobs[1:]
+        else:
+            ready, waiting = [], []
+            for job in self._jobs:
+                (ready if job[0].done() else waiting).append(job)
         self._jobs = waiting
         for future, done in ready:
             done(future.result())  # may submit new jobs
