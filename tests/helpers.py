@@ -26,6 +26,7 @@ def run_box(tmp_path: Path, keys: str, seed: int = 1, extra_args: Sequence[str] 
     The data directory tmp_path/"data" is shared by every run in one test (the box's
     memory survives a restart); each run writes its frames into a fresh folder.
     """
+    tmp_path.mkdir(parents=True, exist_ok=True)
     runs = len(list(tmp_path.glob("frames-*")))
     frames = tmp_path / f"frames-{runs + 1}"
     script = tmp_path / f"keys-{runs + 1}.txt"

@@ -1,0 +1,259 @@
+"""The real program driven by key scripts: menus, settings, the Bestenliste, determinism."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, assert_golden, load_frame, run_box, same_pixels
+from spielleiter import cli
+from spielleiter.app import Box, VirtualClock, Wait, parse_script
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.store import Store
+from spielleiter.ui.games import SETUPS, available
+from spielleiter.ui.menus import main_menu
+from spielleiter.ui.screen import Screen
+
+# From the main menu: K1 wraps to the last entry (Einstellungen) whatever the games.
+TO_SETTINGS = "K1\nK3\n"
+TO_BESTENLISTE = "K1\nK1\nK3\nK3\n"  # Bestenliste -> the first game's list
+
+# Speedtombola with a new name "A" and two Leicht computers, at the default house rules.
+SPEEDTOMBOLA_SETUP = """
+K3      # Speedtombola
+K3      # 3 Plätze
+K3      # Neuer Name ...
+K3      # take the letter A
+K4      # Fertig
+K2
+K3      # Computer Leicht
+K2
+K3      # Computer Leicht
+K2
+K2
+K3      # Start
+"""
+
+
+@pytest.fixture
+def every_game_in_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menus list every game the box knows, installed screen or not (stable goldens)."""
+    monkeypatch.setattr("spielleiter.ui.menus.available", lambda: list(SETUPS.values()))
+
+
+def notes(frames: list[Path]) -> list[list[str]]:
+    return [line.split("\t") for line in (frames[0].parent / "frames.tsv").read_text().splitlines()]
+
+
+class ContrastRecorder:
+    def __init__(self) -> None:
+        self.levels: list[int] = []
+
+    def show(self, frame: Any) -> None:
+        pass
+
+    def contrast(self, level: int) -> None:
+        self.levels.append(level)
+
+    def close(self) -> None:
+        pass
+
+
+def box_in_memory(tmp_path: Path, *displays: Any) -> Box:
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink(list(displays)), VirtualClock(), random.Random(1))
+    box.reload_settings()
+    box.push(main_menu(box))
+    return box
+
+
+def test_golden_main_menu(tmp_path: Path, every_game_in_the_menu: None) -> None:
+    frames = run_box(tmp_path, "")
+    assert len(frames) == 1
+    assert_golden(load_frame(frames[0]), "main_menu")
+
+
+def test_the_main_menu_offers_the_installed_games_then_bestenliste_and_settings(
+    tmp_path: Path,
+) -> None:
+    box = box_in_memory(tmp_path)
+    titles = box.top.summary()["items"]
+    assert titles == [s.title for s in available()] + ["Bestenliste", "Einstellungen"]
+    box.store.close()
+
+
+def test_golden_settings_menu(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, TO_SETTINGS)
+    assert_golden(load_frame(frames[-1]), "settings")
+
+
+def test_changing_contrast_and_clock_persists_in_the_store(tmp_path: Path) -> None:
+    run_box(tmp_path, TO_SETTINGS + "K3\nK2\nK3\nK2\nK3\n")  # Kontrast, Uhr, Uhr-Sekunden
+    store = Store.open(tmp_path / "data")
+    assert store.setting("display.contrast") == 255
+    assert store.setting("clock.enabled") is True
+    assert store.setting("clock.seconds") == 15
+    store.close()
+    frames = run_box(tmp_path, TO_SETTINGS)
+    assert not same_pixels(load_frame(frames[-1]), load_frame(ROOT / "tests/golden/settings.png"))
+
+
+def test_a_new_contrast_reaches_the_display_at_once(tmp_path: Path) -> None:
+    panel = ContrastRecorder()
+    box = box_in_memory(tmp_path, panel)
+    assert panel.levels == [200]
+    box.run_script(parse_script(TO_SETTINGS + "K3\nK3\n"))
+    assert panel.levels == [200, 255, 50]
+    box.close()
+    box.store.close()
+
+
+def test_golden_bestenliste(tmp_path: Path, every_game_in_the_menu: None) -> None:
+    store = Store.open(tmp_path / "data")
+    store.add_to_bestenliste("speedtombola", "Anna", 135, matches=2)
+    store.add_to_bestenliste("speedtombola", "Ben", 80)
+    store.add_to_bestenliste("speedtombola", "Carla", 135, matches=3)
+    store.add_to_bestenliste("besenbingo", "Dora", 5)
+    store.close()
+    frames = run_box(tmp_path, TO_BESTENLISTE)
+    assert_golden(load_frame(frames[-1]), "bestenliste")
+
+
+def test_the_same_seed_and_script_give_the_same_frames(tmp_path: Path) -> None:
+    if "speedtombola" not in {s.name for s in available()}:
+        pytest.skip("no Speedtombola screens installed")
+    script = SPEEDTOMBOLA_SETUP + "K1\nK2\nK1\nK1\nK2\nwait 3\nK1\n"
+    first = run_box(tmp_path / "a", script, seed=7)
+    second = run_box(tmp_path / "b", script, seed=7)
+    assert len(first) == len(second) > 10
+    pairs = zip(first, second, strict=True)
+    assert all(same_pixels(load_frame(a), load_frame(b)) for a, b in pairs)
+    assert [n[2] for n in notes(first)] == [n[2] for n in notes(second)]
+    other = run_box(tmp_path / "c", script, seed=8)
+    assert [load_frame(p).tobytes() for p in other] != [load_frame(p).tobytes() for p in first]
+
+
+def test_frames_note_the_record_and_its_committed_actions(tmp_path: Path) -> None:
+    if "speedtombola" not in {s.name for s in available()}:
+        pytest.skip("no Speedtombola screens installed")
+    frames = run_box(tmp_path, SPEEDTOMBOLA_SETUP + "K1\nK2\n")
+    in_game = [n for n in notes(frames) if n[1] != "-"]
+    assert in_game, "the game's frames name their record"
+    counts = [int(n[2]) for n in in_game]
+    assert counts == sorted(counts)
+    store = Store.open(tmp_path / "data")
+    assert counts[-1] <= len(store.record(int(in_game[-1][1])).actions)
+    store.close()
+
+
+def test_a_bad_key_script_line_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "keys.txt"
+    script.write_text("K1\nK3 # fine\nK5\n", encoding="utf-8")
+    code = cli.main(["--keys", str(script), "--data", str(tmp_path / "data")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "line 3" in err and "K5" in err and "K1..K4" in err
+
+
+@pytest.mark.parametrize("line", ["K5", "K1-kurz", "wait", "wait soon", "wait -1", "Enter"])
+def test_script_lines_that_are_not_keys_or_waits_are_refused(line: str) -> None:
+    with pytest.raises(ValueError, match="line 2"):
+        parse_script(f"K1\n{line}\n")
+
+
+def test_a_script_reads_keys_long_presses_waits_and_comments() -> None:
+    entries = parse_script("# Anfang\nK1\n  k2-long  # lang\n\nwait 2.5\nK4-LONG\n")
+    assert entries == [
+        KeyEvent(Key.K1),
+        KeyEvent(Key.K2, long=True),
+        Wait(2.5),
+        KeyEvent(Key.K4, long=True),
+    ]
+
+
+class Stopwatch(Screen):
+    """A screen that notes the time of every tick and key."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[float, KeyEvent]] = []
+        self.last_tick = -1.0
+
+    def tick(self, now: float) -> None:
+        self.last_tick = now
+
+    def on_key(self, event: KeyEvent) -> None:
+        self.keys.append((self.app.now(), event))
+
+
+def test_wait_lets_virtual_time_pass_between_keys(tmp_path: Path) -> None:
+    box = box_in_memory(tmp_path)
+    watch = Stopwatch()
+    box.push(watch)
+    box.run_script(parse_script("K1\nwait 1.5\nK2\nwait 0.25\n"))
+    assert [(round(t, 6), e.key) for t, e in watch.keys] == [(0.0, Key.K1), (1.5, Key.K2)]
+    assert watch.last_tick == pytest.approx(1.75)
+    box.close()
+    box.store.close()
+
+
+def test_the_emulated_box_exits_when_the_script_ends(tmp_path: Path) -> None:
+    started = time.monotonic()
+    frames = run_box(tmp_path, "K2\nK1\n")
+    assert time.monotonic() - started < 5
+    assert frames, "it showed the main menu before leaving"
+
+
+def spawn(*args: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "spielleiter", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+
+
+def test_headless_runs_until_sigterm_and_writes_frames(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    proc = spawn("--emulate", "--frames", str(frames), "--data", str(tmp_path / "data"))
+    try:
+        deadline = time.monotonic() + 15
+        while not (frames / "frame-000001.png").exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert proc.poll() is None, "headless mode waits for input instead of leaving"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err.decode()
+    assert (frames / "frame-000001.png").exists()
+    assert (frames / "frames.tsv").read_text().startswith("frame-000001.png\t-\t0")
+
+
+def test_the_idle_box_does_not_import_numpy(tmp_path: Path) -> None:
+    script = tmp_path / "keys.txt"
+    script.write_text("K2\nK1\n" + TO_SETTINGS, encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from spielleiter import cli\n"
+        f"rc = cli.main(['--keys', {str(script)!r}, '--data', {str(tmp_path / 'data')!r}])\n"
+        "print(rc, 'numpy' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
+    )
+    assert result.stdout.split() == ["0", "False"]
