@@ -137,7 +137,8 @@ def _open_serial(port: str) -> serial.Serial:
     except serial.SerialException as exc:
         cause = exc.errno if isinstance(exc.errno, int) else None
         text = str(exc)
-        if cause == errno.EBUSY or "lock" in text.lower() or "busy" in text.lower():
+        windows_busy = sys.platform == "win32" and "denied" in text.lower()
+        if cause == errno.EBUSY or windows_busy or "lock" in text.lower() or "busy" in text.lower():
             raise PortBusyError(
                 f"{port} is busy: another program has it open (a serial terminal, another"
                 " spielleiter-host, or ModemManager; see docs/host.md for the udev rule)"
