@@ -101,10 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     box.reload_settings()
 
     link = None
-    if args.serial:
-        link = _start_link(box, args.serial)
-        if link is None:
-            return 2
+    serial_port = args.serial or (None if emulate else str(settings["serial.port"]))
+    if serial_port:
+        link = _start_link(box, serial_port)
 
     from .ui.menus import main_menu, resume_prompt
 
@@ -143,21 +142,20 @@ def _labels(box_ref: list[Box]) -> list[str]:
 
 
 def _start_link(box: Box, where: str) -> Any:
-    """The serial link on a port, or on a new pseudo-terminal whose path is printed."""
+    """The serial link on a port, or on a new pseudo-terminal whose path is printed.
+
+    A port that does not exist yet (the USB gadget comes up after boot) is opened as
+    soon as it appears: the server retries every second.
+    """
     from .link.server import LinkServer, open_pty
 
     if where == "pty":
         master_fd, path = open_pty()
         print(f"serial: {path}", flush=True)
-        server = (
-            LinkServer.on_fd(master_fd, box)
-            if hasattr(LinkServer, "on_fd")
-            else LinkServer(path, box)
-        )
+        server = LinkServer.on_fd(master_fd, box)
     else:
         if not os.path.exists(where):
-            print(f"spielleiter: serial port {where} not found", file=sys.stderr)
-            return None
+            print(f"spielleiter: serial port {where} not there yet; waiting for it", flush=True)
         server = LinkServer(where, box)
     server.start()
     return server
