@@ -108,7 +108,7 @@ class TerminalDisplay:
         if self.labels is not None:
             cells = [f"[{i + 1}] {label}"[:31].ljust(32) for i, label in enumerate(self.labels())]
             lines.append(" " + "".join(cells))
-        lines.append(" Tasten: 1-4, lang: Shift+1-4, Esc: Menü, q: Ende")
+        lines.append(" Tasten: 1-4, lang: Shift+1-4, Esc: Menü, Strg-C: Ende")
         prefix = "\x1b[2J\x1b[H" if self._first else "\x1b[H"
         self._first = False
         self.out.write(prefix + "\n".join(lines) + "\n")
