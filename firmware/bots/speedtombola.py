@@ -25,11 +25,12 @@ LEVELS = ("leicht", "normal", "stark")
 
 LEICHT = Policy(cost=0.0, lot=0.35, noise=4.0)
 """Takes once the pot reaches about a third of the lot's number, give or take four."""
-NORMAL = Policy(cost=0.6, bias=-2.0, reserve=3, slope=2)
-"""Takes once the pot covers 60 % of the lot's cost less two; hurries below 3 groschen."""
-OPPONENT = Policy(cost=0.6, bias=-2.0, noise=4.0, reserve=3, slope=2)
+NORMAL = Policy(cost=0.2, lot=0.15, reserve=3, slope=1)
+"""Takes once the pot reaches a fifth of the lot's cost plus 15 % of its number; hurries a
+groschen per groschen below its reserve of 3."""
+OPPONENT = Policy(cost=0.2, lot=0.15, noise=3.0, reserve=3, slope=1)
 """How Stark expects the others to play: Normal with an unknown temper."""
-STARK_SELF = Policy(cost=0.6, bias=-2.0, noise=1.0, milk=3.0, reserve=3, slope=2)
+STARK_SELF = Policy(cost=0.2, lot=0.15, noise=1.0, milk=3.0, reserve=3, slope=1)
 """How Stark expects to play on: like Normal, but its connecting lots go round once more."""
 
 STARK_FIRST_PLAYOUTS = 500
