@@ -1,0 +1,131 @@
+"""The device program: cold start to the first frame, frame render time, idle memory.
+
+Goals on the Pi Zero 2 W: first frame within 1.0 s, a frame drawn within 5 ms, the idle
+box within 60 MB resident. Prints numbers only.
+
+Run: .venv/bin/python benchmarks/device.py
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from spielleiter.app import Box, VirtualClock
+from spielleiter.games.base import Seat
+from spielleiter.hal.display import FrameSink
+from spielleiter.session import Session
+from spielleiter.store import Store
+from spielleiter.ui.games import available
+from spielleiter.ui.menus import main_menu
+
+COLD_STARTS = 5
+RENDERS = 300
+IDLE_S = 1.5
+
+
+def spawn_headless(folder: Path) -> subprocess.Popen[bytes]:
+    """The emulated box with no terminal and no script: it waits for input until SIGTERM."""
+    argv = [sys.executable, "-m", "spielleiter", "--emulate"]
+    argv += ["--frames", str(folder / "frames"), "--data", str(folder / "data")]
+    return subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def cold_start_s(folder: Path) -> float:
+    """Seconds from spawn until the first frame file exists."""
+    first = folder / "frames" / "frame-000001.png"
+    started = time.perf_counter()
+    proc = spawn_headless(folder)
+    try:
+        while not first.exists():
+            if proc.poll() is not None:
+                raise RuntimeError(f"the box exited with {proc.returncode} before a frame")
+            time.sleep(0.002)
+        return time.perf_counter() - started
+    finally:
+        stop(proc)
+
+
+def idle_memory(folder: Path) -> tuple[float, bool]:
+    """Resident MB of the idle box after IDLE_S, and whether numpy got loaded."""
+    proc = spawn_headless(folder)
+    try:
+        time.sleep(IDLE_S)
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        rss_kb = next(int(line.split()[1]) for line in status.splitlines() if line[:6] == "VmRSS:")
+        numpy = "numpy" in Path(f"/proc/{proc.pid}/maps").read_text()
+        return rss_kb / 1024, numpy
+    finally:
+        stop(proc)
+
+
+def render_ms(box: Box) -> list[float]:
+    times = []
+    for _ in range(RENDERS):
+        started = time.perf_counter()
+        box.frame()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def boxes(folder: Path) -> dict[str, Box]:
+    """A box on the main menu, and one on the Speedtombola table when its screens exist."""
+    store = Store.open(folder / "render-data")
+    menu = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+    menu.push(main_menu(menu))
+    found = {"main menu": menu}
+    if "speedtombola" in {s.name for s in available()}:
+        from spielleiter.ui.speedtombola import TableScreen
+
+        table = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+        table.push(main_menu(table))
+        seats = [Seat("Anna"), Seat("Leicht 1", "computer", "leicht"), Seat("Ben")]
+        session = Session.start(store, "speedtombola", {"players": 3}, seats)
+        table.session = session
+        table.push(TableScreen(table, session))
+        table.settle()
+        found["Speedtombola table"] = table
+    return found
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        starts = [cold_start_s(root / f"cold-{i}") for i in range(COLD_STARTS)]
+        print(
+            f"cold start to first frame: median {statistics.median(starts):.3f} s, "
+            f"max {max(starts):.3f} s over {COLD_STARTS} starts (goal <= 1.0 s)"
+        )
+        rendered = boxes(root)
+        for name, box in rendered.items():
+            times = render_ms(box)
+            print(
+                f"render {name}: median {statistics.median(times):.3f} ms, "
+                f"max {max(times):.3f} ms over {RENDERS} frames (goal <= 5 ms)"
+            )
+            box.close()
+        rendered["main menu"].store.close()
+        rss, numpy = idle_memory(root / "idle")
+        print(f"idle box resident memory: {rss:.1f} MB after {IDLE_S} s (goal <= 60 MB)")
+        print(f"numpy loaded by the idle box: {'yes' if numpy else 'no'} (goal: no)")
+
+
+if __name__ == "__main__":
+    main()
