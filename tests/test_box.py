@@ -257,3 +257,12 @@ def test_the_idle_box_does_not_import_numpy(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
     )
     assert result.stdout.split() == ["0", "False"]
+
+
+def test_the_key_script_in_the_docs_plays_a_game(tmp_path: Path) -> None:
+    if "speedtombola" not in {s.name for s in available()}:
+        pytest.skip("no Speedtombola screens installed")
+    text = (ROOT / "docs" / "device.md").read_text("utf-8")
+    example = next(block for block in text.split("```\n") if block.startswith("# Speedtombola"))
+    frames = run_box(tmp_path, example, seed=7)
+    assert any(note[1] != "-" for note in notes(frames)), "the script reached the table"
