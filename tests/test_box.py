@@ -90,12 +90,17 @@ def test_the_main_menu_offers_the_installed_games_then_bestenliste_and_settings(
     box.store.close()
 
 
-def test_golden_settings_menu(tmp_path: Path) -> None:
+def test_golden_settings_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The box's own settings; games and hardware add their entries below these.
+    monkeypatch.setattr("spielleiter.ui.menus._extra_settings", lambda app: [])
     frames = run_box(tmp_path, TO_SETTINGS)
     assert_golden(load_frame(frames[-1]), "settings")
 
 
-def test_changing_contrast_and_clock_persists_in_the_store(tmp_path: Path) -> None:
+def test_changing_contrast_and_clock_persists_in_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("spielleiter.ui.menus._extra_settings", lambda app: [])
     run_box(tmp_path, TO_SETTINGS + "K3\nK2\nK3\nK2\nK3\n")  # Kontrast, Uhr, Uhr-Sekunden
     store = Store.open(tmp_path / "data")
     assert store.setting("display.contrast") == 255
@@ -103,7 +108,8 @@ def test_changing_contrast_and_clock_persists_in_the_store(tmp_path: Path) -> No
     assert store.setting("clock.seconds") == 15
     store.close()
     frames = run_box(tmp_path, TO_SETTINGS)
-    assert not same_pixels(load_frame(frames[-1]), load_frame(ROOT / "tests/golden/settings.png"))
+    changed = load_frame(frames[-1])
+    assert not same_pixels(changed, load_frame(ROOT / "tests/golden/settings.png")), "shown"
 
 
 def test_a_new_contrast_reaches_the_display_at_once(tmp_path: Path) -> None:
