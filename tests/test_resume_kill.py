@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from helpers import GOLDEN_DIR, load_frame, same_pixels
 from spielleiter.store import Store
 from spielleiter.ui.games import available
 
@@ -31,7 +32,7 @@ NAME = "A"
 
 # Main menu -> Speedtombola -> 3 Plätze -> seat 1 (a new name or the remembered one)
 # -> two Leicht computers -> Start at the default house rules.
-NEW_NAME = "K3\nK3\nK3\nK4\n"  # Neuer Name ..., take the letter A, Fertig
+NEW_NAME = "K3\nK3\nK4\n"  # Neuer Name ..., take the letter A, Fertig
 REMEMBERED_NAME = "K3\n"  # the remembered name heads the list
 SETUP_START = "K3\nK3\n"  # Speedtombola, 3 Plätze
 COMPUTERS_AND_START = "K2\nK3\nK2\nK3\nK2\nK2\nK3\n"
@@ -90,6 +91,7 @@ def check_after_run(table: Table, frames: Path, resumed: int | None) -> None:
     finally:
         store.close()
     for record in records:
+        assert record.seats[0].name == NAME
         record.replay()  # raises when the committed actions break the rules
     actions = {record.meta["id"]: record.actions for record in records}
     for rid, before in table.seen.items():
@@ -99,7 +101,9 @@ def check_after_run(table: Table, frames: Path, resumed: int | None) -> None:
     if notes and notes[-1][0] != "-":
         rid, shown = int(notes[-1][0]), notes[-1][1]
         assert shown <= len(actions[rid]), f"frame showed {shown} actions, db has fewer"
-    if resumed is not None:
+    if resumed is not None and notes:
+        first = load_frame(frames / "frame-000001.png")
+        assert same_pixels(first, load_frame(GOLDEN_DIR / "resume_prompt.png")), "no offer"
         in_game = [committed for rid, committed in notes if rid == str(resumed)]
         if in_game:
             table.resumed += 1
