@@ -6,9 +6,11 @@ decision). Normal weighs what the lot costs its Garnituren against the groschen 
 keeps a small reserve. Stark samples many drums consistent with its view (each unseen
 lot is removed or still in the drum, uniformly), plays each to the end of the round for
 all seats with the closed-threshold rollout policies of `tombola_sim`, and compares
-Nehmen with "Nein danke" on the same drums (common random numbers). It decides by
-expected round points. Its own rollout policy lets a lot that joins its Garnituren go
-round once more, so it passes such a lot whenever the drums say nobody else wants it.
+Nehmen with "Nein danke" on the same drums (common random numbers). It decides by the
+chance to win the match (the points of finished rounds counted, a tie as a split share),
+and by expected round points where the chances are equal. Its own rollout policy lets a
+lot that joins its Garnituren go round once more, so it passes such a lot whenever the
+drums say nobody else wants it.
 """
 
 from __future__ import annotations
@@ -103,21 +105,38 @@ def choose(view: dict[str, Any], level: str, seed: int) -> int:
 def _stark(view: dict[str, Any], seed: int) -> Move:
     """A first look at 500 drums per option; all 2000 only when the options are close."""
     rng = np.random.default_rng(seed)
-    first = _playouts(view, rng, STARK_FIRST_PLAYOUTS)
-    take, passing = first
-    diff = take - passing
-    if abs(diff.mean()) > CLEAR_GAP_SE * diff.std(ddof=1) / np.sqrt(len(diff)) + 1e-9:
-        return Move.NEHMEN if diff.mean() < 0 else Move.NEIN_DANKE
-    more = _playouts(view, rng, STARK_PLAYOUTS - STARK_FIRST_PLAYOUTS)
-    diff = np.concatenate([diff, more[0] - more[1]])
-    return Move.NEHMEN if diff.mean() < 0 else Move.NEIN_DANKE
+    gain, points_gain = _paired(view, rng, STARK_FIRST_PLAYOUTS)
+    if abs(gain.mean()) > CLEAR_GAP_SE * gain.std(ddof=1) / np.sqrt(len(gain)) + 1e-9:
+        return Move.NEHMEN if gain.mean() > 0 else Move.NEIN_DANKE
+    more, more_points = _paired(view, rng, STARK_PLAYOUTS - STARK_FIRST_PLAYOUTS)
+    gain, points_gain = np.concatenate([gain, more]), np.concatenate([points_gain, more_points])
+    return _better(float(gain.mean()), float(points_gain.mean()))
 
 
-def _playouts(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
-    """The seat's round points after Nehmen and after "Nein danke" on the same drums."""
+def _better(win_gain: float, points_gain: float) -> Move:
+    """Nehmen when it wins the match more often; on equal chances, when it costs fewer points."""
+    if abs(win_gain) > 1e-9:
+        return Move.NEHMEN if win_gain > 0 else Move.NEIN_DANKE
+    return Move.NEHMEN if points_gain > 0 else Move.NEIN_DANKE
+
+
+def _paired(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+    """Per drum, what Nehmen gains over "Nein danke": (match win share, points saved)."""
     take, passing = _outcomes(view, rng, count)
-    seat = int(view["seat"])
-    return take[:, seat], passing[:, seat]
+    seat, match = int(view["seat"]), _match_points(view)
+    win = _win_shares(take + match, seat) - _win_shares(passing + match, seat)
+    return win, passing[:, seat] - take[:, seat]
+
+
+def _match_points(view: dict[str, Any]) -> np.ndarray:
+    return np.array(view.get("match_points") or [0] * int(view["players"]), dtype=np.int64)
+
+
+def _win_shares(points: np.ndarray, seat: int) -> np.ndarray:
+    """Per row, the seat's share of first place (a tie splits it)."""
+    best = points.min(axis=1)
+    tied = (points == best[:, None]).sum(axis=1)
+    return (points[:, seat] == best) / tied
 
 
 def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
@@ -147,20 +166,14 @@ def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tup
     return took.points, passed.points
 
 
-def _estimate(move: Move, points: np.ndarray, seat: int, match_points: list[int]) -> OptionEstimate:
+def _estimate(move: Move, points: np.ndarray, seat: int, match: np.ndarray) -> OptionEstimate:
     mine = points[:, seat]
-
-    def win_share(p: np.ndarray) -> float:
-        best = p.min(axis=1)
-        tied = (p == best[:, None]).sum(axis=1)
-        return float(((p[:, seat] == best) / tied).mean())
-
     return OptionEstimate(
         move=move,
         points=float(mine.mean()),
         points_se=float(mine.std(ddof=1) / np.sqrt(len(mine))),
-        round_win=win_share(points),
-        match_win=win_share(points + np.array(match_points, dtype=np.int64)),
+        round_win=float(_win_shares(points, seat).mean()),
+        match_win=float(_win_shares(points + match, seat).mean()),
     )
 
 
@@ -168,10 +181,10 @@ def advice(view: dict[str, Any], seed: int, playouts: int = STARK_PLAYOUTS) -> A
     """Rat for the seat to move: Stark's choice with the estimates of both options."""
     seat, _, _, groschen, _ = _mover(view)
     take, passing = _outcomes(view, np.random.default_rng(seed), max(2, playouts))
-    match_points = list(view.get("match_points", [0] * int(view["players"])))
-    nehmen = _estimate(Move.NEHMEN, take, seat, match_points)
+    match = _match_points(view)
+    nehmen = _estimate(Move.NEHMEN, take, seat, match)
     if groschen == 0:
         return Advice(Move.NEHMEN, nehmen, None, len(take))
-    nein = _estimate(Move.NEIN_DANKE, passing, seat, match_points)
-    recommended = Move.NEHMEN if nehmen.points < nein.points else Move.NEIN_DANKE
+    nein = _estimate(Move.NEIN_DANKE, passing, seat, match)
+    recommended = _better(nehmen.match_win - nein.match_win, nein.points - nehmen.points)
     return Advice(recommended, nehmen, nein, len(take))
