@@ -1,0 +1,99 @@
+"""The laptop tools for Speedtombola: tournaments between computer players, and replay."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from spielleiter.bots.speedtombola import choose
+from spielleiter.games.base import Seat, sample_chance
+from spielleiter.games.speedtombola import SpeedtombolaGame
+from spielleiter.records import Record
+from spielleiter_host import cli
+from spielleiter_host.replay import calculation, garnitur_text, replay_text
+from spielleiter_host.tournament import Setup, run, win_shares
+
+
+def test_a_short_match_of_normal_against_two_leicht():
+    result = run(Setup(seats=("normal", "leicht", "leicht"), seed=1), games=60, progress=False)
+    assert result["games"] == 60
+    shares = [r["win_share"] for r in result["results"]]
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[0] > 0.25
+    assert all(r["win_share_se"] > 0 for r in result["results"])
+
+
+def test_games_are_rounded_up_to_a_multiple_of_the_seats():
+    result = run(Setup(seats=("normal", "normal", "leicht"), seed=2), games=2, progress=False)
+    assert result["games"] == 3
+
+
+def test_a_tie_for_first_splits_the_win():
+    assert win_shares([30, 30, 50]) == [0.5, 0.5, 0.0]
+
+
+def test_the_tournament_command_prints_json_in_seats_order(capsys):
+    argv = ["tournament", "speedtombola", "--seats", "normal,leicht,leicht", "--games", "6"]
+    assert cli.main([*argv, "--json", "--seed", "3"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["game"] == "speedtombola" and data["games"] == 6
+    assert [r["seat"] for r in data["results"]] == ["normal", "leicht", "leicht"]
+    assert set(data["results"][0]) == {"seat", "win_share", "win_share_se", "mean_points"}
+    assert "6/6" not in out and "2/2 deals" in err
+
+
+def test_the_tournament_command_prints_a_table(capsys):
+    argv = ["tournament", "speedtombola", "--seats", "normal,leicht,leicht", "--games", "3"]
+    assert cli.main([*argv, "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "normal" in out and "±" in out and "mean points" in out and err == ""
+
+
+def record_of(stop_in_round: int | None = None, rounds: int = 3) -> Record:
+    """A record of Normal players; with stop_in_round, cut at that round's second lot."""
+    game = SpeedtombolaGame({"players": 3, "rounds": rounds})
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.round_index == stop_in_round and state.drum_count < 22:
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(choose(state.view(state.current_player()), "normal", 0))
+    seats = [Seat("Anna"), Seat("Bot", "computer", "normal"), Seat("Carl")]
+    return Record("speedtombola", dict(game.params), seats, state.history())
+
+
+def test_the_tafel_marks_the_counting_lot_and_shows_the_calculation():
+    assert garnitur_text([25, 26, 27]) == "[25] 26 27"
+    assert calculation([3, 10, 11, 12, 13, 20], 5) == "3 + 10 + 20 − 5 Groschen = 28"
+    assert calculation([], 4) == "0 − 4 Groschen = -4"
+
+
+def test_replay_prints_each_rounds_tafel_and_the_end(tmp_path, capsys):
+    record = record_of()
+    path = tmp_path / "partie.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    assert cli.main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for number in (1, 2, 3):
+        assert f"Runde {number}" in out
+    assert out.count("Raus waren:") == 3 and "Endstand" in out and "1. " in out
+    state = record.replay()
+    first = state.results[0]
+    assert calculation(first.lots[0], first.groschen[0]) in out
+
+
+def test_replay_of_an_unfinished_record_shows_the_position():
+    text = replay_text(record_of(stop_in_round=1))
+    assert "Runde 1\n" in text and "Runde 2 läuft" in text and "Groschen" in text
+
+
+def test_replay_refuses_another_game(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_text(Record("bungee", {}, [], []).dumps(), encoding="utf-8")
+    assert cli.main(["replay", str(path)]) == 1
+    assert "Speedtombola" in capsys.readouterr().err
