@@ -1,0 +1,261 @@
+"""Besenbingo on the device: the towers on paper, sheets, computers, the end, solo rounds."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from helpers import assert_golden, run_box
+from spielleiter.app import Box, VirtualClock
+from spielleiter.games.base import Seat
+from spielleiter.games.besenbingo import MINUS, REVEALS
+from spielleiter.games.besenbingo_templates import default_boards
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.session import Session
+from spielleiter.store import Store
+from spielleiter.ui import besenbingo as ui
+from spielleiter.ui.besenbingo import (
+    EndScreen,
+    HandoverScreen,
+    ResultsScreen,
+    SheetScreen,
+    TowerScreen,
+)
+from spielleiter.ui.games import SETUPS
+from spielleiter.ui.menus import main_menu, start_game
+from spielleiter.ui.widgets import ListMenu, Message
+
+ANNA = Seat("Anna")
+STARK = Seat("Stark 1", "computer", "stark")
+
+
+def empty_box(tmp_path: Path, seed: int = 3) -> Box:
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(seed))
+    box.push(main_menu(box))
+    return box
+
+
+def game_box(tmp_path: Path, seats: list[Seat], mode: str = ui.DIGITAL, **kw: object) -> Box:
+    """A box showing a new Besenbingo Durchgang's tower screen."""
+    box = empty_box(tmp_path)
+    ui.new_game(box, seats, mode, **kw)
+    box.settle()
+    return box
+
+
+def press(box: Box, key: int) -> None:
+    box.dispatch(KeyEvent(Key(key)))
+    box.settle()
+
+
+def play_first_choices(box: Box) -> None:
+    """Weiter and Streichen (each human takes the first allowed choice) until the end."""
+    for _ in range(200):
+        if isinstance(box.top, EndScreen):
+            return
+        press(box, 4)
+    raise AssertionError("the game did not end")
+
+
+# --- paper mode -------------------------------------------------------------------
+
+
+def test_paper_mode_reveals_seven_towers_then_the_silent_one(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA], ui.PAPIER)
+    table = box.top
+    assert isinstance(table, TowerScreen)
+    assert table.state.revealed == [] and table.session.committed == 1  # the silent tower
+    for n in range(1, REVEALS + 1):
+        press(box, 4)
+        assert box.top is table
+        assert len(table.state.revealed) == n
+        if n == 3:
+            assert_golden(box.frame().image, "besenbingo_tower")
+    silent = table.session.record.actions[0]
+    assert table.state.is_terminal()
+    press(box, 4)
+    end = box.top
+    assert isinstance(end, EndScreen)
+    assert end.summary()["silent_tower"] == silent
+    assert sorted([silent, *end.summary()["revealed"]]) == list(range(1, 9))
+    assert_golden(box.frame().image, "besenbingo_paper_end")
+    assert box.store.records()[0].finished
+    press(box, 4)
+    assert box.session is None and len(box.stack) == 1
+
+
+def test_the_menu_sets_up_a_paper_game_and_drops_the_blank_record(tmp_path: Path) -> None:
+    keys = """
+    K2
+    K3      # Besenbingo
+    K3      # 1 Platz
+    K3      # Neuer Name ...
+    K3      # A
+    K4      # Fertig
+    K3      # Start (the seats' menu)
+    K3      # Modus: Digital -> Papier
+    K2
+    K3      # Start
+    """ + "K4\n" * (REVEALS + 1)
+    run_box(tmp_path, keys)
+    store = Store.open(tmp_path / "data")
+    (info,) = store.records()
+    record = store.record(info.id)
+    assert info.finished and record.meta["mode"] == "papier"
+    state = record.replay()
+    assert state.is_terminal() and len(state.revealed) == REVEALS
+    assert state.silent_tower == record.actions[0]
+    assert store.get_value(ui.MODE_KEY) == "papier"
+
+
+# --- digital play -----------------------------------------------------------------
+
+
+def test_one_human_and_one_computer_play_to_the_end(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK])
+    table = box.top
+    assert isinstance(table, TowerScreen) and table.prepared
+    while len(table.state.revealed) < 4:  # to the fourth tower: some fields are crossed
+        press(box, 4)
+    sheet = box.top
+    assert isinstance(sheet, SheetScreen) and sheet.seat == 0
+    assert len(table.state.sheets[0].crossed) > 0
+    assert_golden(box.frame().image, "besenbingo_sheet")
+    press(box, 3)
+    assert_golden(box.frame().image, "besenbingo_sheet_bar")
+    press(box, 3)
+    press(box, 4)  # Streichen: the first allowed choice
+    results = box.top
+    assert isinstance(results, ResultsScreen)
+    line = results.summary()["lines"][0]
+    assert line["name"] == "Stark 1"
+    assert line["score"] == table.state.scores()[1]
+    assert len(table.state.sheets[1].moves) == 4
+    assert_golden(box.frame().image, "besenbingo_computer")
+    play_first_choices(box)
+    state = table.state
+    assert state.is_terminal()
+    assert all(len(s.moves) == REVEALS for s in state.sheets)
+    summary = box.top.summary()
+    assert summary["silent_tower"] == table.session.record.actions[0]
+    scores, places = state.scores(), state.places()
+    expected = [[places[i], name, scores[i]] for i, name in enumerate(["Anna", "Stark 1"])]
+    assert sorted(summary["rows"]) == sorted(expected)
+    assert_golden(box.frame().image, "besenbingo_end")
+    record = box.store.record(table.session.record_id)
+    assert record.meta["finished"] and record.replay().scores() == scores
+
+
+def test_each_seat_plays_its_own_template(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK], templates=["Vollmond", "Nebelmoor"])
+    sheets = box.top.state.sheets
+    assert [s.template.name for s in sheets] == ["Vollmond", "Nebelmoor"]
+
+
+def test_an_illegal_choice_is_refused_with_the_reason(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA])
+    press(box, 4)
+    sheet = box.top
+    assert isinstance(sheet, SheetScreen)
+    for _ in range(5):  # step the row until the rules forbid the choice
+        if sheet.choice() is None:
+            break
+        press(box, 2)
+    action = sheet.action()
+    assert sheet.choice() is None
+    committed = sheet.table.session.committed
+    press(box, 4)
+    message = box.top
+    assert isinstance(message, Message)
+    assert message.text == sheet.table.state.explain_illegal(action)
+    assert sheet.table.session.committed == committed
+    press(box, 3)
+    assert box.top is sheet
+
+
+def test_minus_is_refused_while_a_witch_can_land(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA])
+    press(box, 4)
+    sheet = box.top
+    assert sheet.table.state.choices(0)[0]["action"] != MINUS
+    while sheet.row != "minus":
+        press(box, 2)
+    press(box, 4)
+    assert box.top.text == "Ein Minusfeld nur, wenn keine Hexe passend landen kann."
+
+
+def test_the_witch_key_steps_through_the_witches_next_to_the_tower(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA])
+    press(box, 4)
+    sheet = box.top
+    seen = set()
+    for _ in range(len(sheet.candidates())):
+        seen.add(sheet.cell)
+        press(box, 1)
+    assert seen == set(sheet.candidates())
+
+
+def test_two_humans_take_turns_on_their_own_sheets(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, Seat("Bert")])
+    press(box, 4)
+    handover = box.top
+    assert isinstance(handover, HandoverScreen) and handover.sheet.seat == 0
+    press(box, 4)
+    assert isinstance(box.top, SheetScreen) and box.top.seat == 0
+    press(box, 4)
+    assert isinstance(box.top, HandoverScreen) and box.top.sheet.seat == 1
+    press(box, 4)
+    assert isinstance(box.top, SheetScreen) and box.top.seat == 1
+    press(box, 4)
+    table = box.top
+    assert isinstance(table, TowerScreen)
+    assert [len(s.moves) for s in table.state.sheets] == [1, 1]
+
+
+# --- setup, solo --------------------------------------------------------------------
+
+
+def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) -> None:
+    box = empty_box(tmp_path)
+    own = dict(default_boards()["Blocksberg"], name="Eigene")
+    box.store.put_boards("besenbingo", {"Eigene": own})
+    seats = [ANNA, Seat("Bert")]
+    placeholder = Session.start(box.store, "besenbingo", {"players": 2}, seats)
+    start_game(box, SETUPS["besenbingo"], placeholder)
+    menu = box.top
+    assert isinstance(menu, ListMenu)
+    labels = [item.text() for item in menu.items]
+    assert labels == ["Modus: Digital", "Anna: Blocksberg", "Bert: Hexenkessel", "Start"]
+    setup = menu.setup
+    for _ in range(8):
+        setup.cycle_template(0)
+        assert setup.templates[0] != setup.templates[1]
+    assert setup.templates[0] == "Eigene"  # after the eight other shipped ones
+    menu.items[-1].action()
+    box.settle()
+    table = box.top
+    assert isinstance(table, TowerScreen)
+    assert table.state.sheets[0].template.name == "Eigene"
+    assert table.session.record.params["templates"][1] == "Hexenkessel"
+    assert [r.id for r in box.store.records()] == [table.session.record_id]
+
+
+def test_solo_rounds_keep_the_score_to_beat(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA], rounds=3)
+    first = box.top
+    assert first.solo["to_beat"] is None
+    play_first_choices(box)
+    score = first.state.scores()[0]
+    assert box.store.get_value(ui.SOLO_KEY) == {"Anna": score}
+    press(box, 4)  # on to the second Durchgang
+    second = box.top
+    assert isinstance(second, TowerScreen) and second is not first
+    assert second.solo["round"] == 2 and second.solo["to_beat"] == score
+    names = [first.state.sheets[0].template.name, second.state.sheets[0].template.name]
+    assert names[0] != names[1]
+    play_first_choices(box)
+    assert box.top.summary()["solo"]["to_beat"] == score
+    assert_golden(box.frame().image, "besenbingo_solo_end")
+    assert box.store.get_value(ui.SOLO_KEY) == {"Anna": second.state.scores()[0]}
