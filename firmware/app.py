@@ -337,3 +337,15 @@ class Box:
 
     def settings_changed(self, settings: dict[str, Any]) -> None:
         self.call_soon(self.reload_settings)
+
+    def spinner_read(self) -> dict[str, Any]:
+        """The spinner now (source, angle, magnet, sector), for the laptop link."""
+        from .spinner_service import SpinnerService
+
+        return SpinnerService.of(self).read()
+
+    def spinner_calibrate(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Change the spinner's calibration from the laptop (ValueError for bad params)."""
+        from .spinner_service import SpinnerService
+
+        return SpinnerService.of(self).calibrate(params)

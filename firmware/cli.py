@@ -33,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="emulated panel: terminal drawing, a luma.emulator window, or none",
     )
+    p.add_argument(
+        "--spinner",
+        choices=("auto", "sensor", "electronic", "sim"),
+        default="auto",
+        help="spinner source: the AS5600 on a Pi (auto), electronic, or a simulated sensor",
+    )
     p.add_argument("--version", action="version", version=f"spielleiter {__version__}")
     return p
 
@@ -99,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     box_ref.append(box)
     box.polls.extend(polls)
     box.reload_settings()
+    from .spinner_service import open_service
+
+    box.spinner = open_service(box, args.spinner, emulate, args.seed)
+    hardware["spinner"] = box.spinner.mode
 
     link = None
     serial_port = args.serial or (None if emulate else str(settings["serial.port"]))

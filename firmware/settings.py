@@ -92,6 +92,8 @@ SETTINGS: dict[str, Setting] = {
     "speedtombola.removed": Setting(9, _one_of(6, 9, 12), "lots removed unseen per round"),
     "speedtombola.rounds": Setting(1, _one_of(1, 3, 5), "rounds per match"),
     "maskenball.tips": Setting(False, _bool, "show tips (which beetle, win chance)"),
+    "maskenball.mode": Setting("digital", _one_of("digital", "physical"), "who plays the magnets"),
+    "maskenball.players": Setting(2, _int_range(1, 8), "players taking turns at the spinner"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
 }
 

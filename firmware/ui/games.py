@@ -47,6 +47,16 @@ class GameSetup:
         return getattr(importlib.import_module(module), func)
 
 
+@dataclass(frozen=True)
+class NamedHouseRule(HouseRule):
+    """A house rule whose options the menu shows by their German names."""
+
+    names: tuple[str, ...] = ()
+
+    def label_of(self, value: Any) -> str:
+        return self.names[self.options.index(value)] if value in self.options else str(value)
+
+
 SETUPS: dict[str, GameSetup] = {
     s.name: s
     for s in (
@@ -75,6 +85,12 @@ SETUPS: dict[str, GameSetup] = {
             title="Maskenball der Käfer",
             min_seats=1,
             max_seats=1,
+            house_rules=(
+                HouseRule("players", "Spieler", (2, 3, 4, 5, 6, 7, 8, 1), "maskenball.players"),
+                NamedHouseRule(
+                    "mode", "Magnete", ("digital", "physical"), "maskenball.mode", ("Box", "echt")
+                ),
+            ),
             screen="spielleiter.ui.maskenball:start",
             needs_seats=False,
         ),

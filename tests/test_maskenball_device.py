@@ -1,0 +1,344 @@
+"""Maskenball der Käfer on the device: spins, flights, reports, ants, the end, goldens."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from helpers import assert_golden
+from PIL import Image
+from spielleiter.app import Box, VirtualClock
+from spielleiter.games.base import Seat
+from spielleiter.games.maskenball import FLY, SPIN, VISIT, colour_letters
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.hal.spinner import AS5600, Ambiguous, Sector
+from spielleiter.hal.spinner_sim import MAGNET_NONE, SimClock, SimulatedAS5600Bus, SpinMotion
+from spielleiter.session import Session
+from spielleiter.spinner_service import SpinnerService
+from spielleiter.store import Store
+from spielleiter.ui.maskenball import EndScreen, MaskenballScreen, WhichSectorScreen, start
+from spielleiter.ui.menus import PauseMenu, main_menu
+from spielleiter.ui.widgets import Confirm
+
+K1, K2, K3, K4 = (KeyEvent(k) for k in Key)
+GROUP = {0, 1, 2, 3}
+"""The magnets of the physical tests: Rot, Orange, Gelb, Türkis against the rest."""
+
+
+def game_box(
+    tmp_path: Path, mode: str = "digital", seed: int = 3, sensor: SimulatedAS5600Bus | None = None,
+    **settings: object,
+) -> Box:  # fmt: skip
+    """A box showing a new Maskenball game (no displays); a simulated sensor when given."""
+    store = Store.open(tmp_path / "data")
+    if settings:
+        store.set_settings(settings)
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(seed))
+    if sensor is not None:
+        box.spinner = SpinnerService(box, AS5600(sensor), clock=sensor.clock, threaded=False)
+    box.push(main_menu(box))
+    session = Session.start(store, "maskenball", {"players": 2, "mode": mode}, [Seat("Tisch")])
+    box.session = session
+    box.push(start(box, session))
+    box.settle()
+    return box
+
+
+def press(box: Box, *keys: KeyEvent) -> None:
+    for key in keys:
+        box.dispatch(key)
+        box.settle()
+
+
+def spin_and_look(box: Box) -> Image.Image:
+    """Drehen: the frame while the result is large, then on to what follows."""
+    screen = box.top
+    box.dispatch(K1)
+    while screen.result_until is None:
+        box.clock.advance(0.05)
+        box.step()
+    frame = box.frame().image.copy()
+    box.settle()
+    return frame
+
+
+def spun(box: Box, sector: int) -> None:
+    """The spinner shows `sector` (as the sensor would hand it to the screen)."""
+    box.top.spun(Sector(sector))
+    box.settle()
+
+
+def point_at(box: Box, beetle: int) -> None:
+    """Step the cursor to a beetle with the arrow keys."""
+    for _ in range(9):
+        if box.top.cursor == beetle:
+            return
+        press(box, K2)
+    raise AssertionError(f"cursor never reached beetle {beetle}")
+
+
+def test_a_digital_game_with_the_electronic_spinner_goldens(tmp_path: Path) -> None:
+    box = game_box(tmp_path)
+    screen = box.top
+    assert isinstance(screen, MaskenballScreen)
+    assert screen.session.record.actions[0] >= 40  # the box drew the magnets first
+    shots: dict[str, Image.Image] = {}
+    for _ in range(400):
+        if not isinstance(box.top, MaskenballScreen):
+            break
+        state = screen.state
+        if state.pending() == "spin":
+            if "flower" not in shots and state.vine() >= 1 and state.partners(0):
+                shots["flower"] = box.frame().image.copy()
+            frame = spin_and_look(box)
+            sector = state.last_spin()
+            if sector % 2 == 0:
+                shots.setdefault("spin", frame)
+            elif state.stump() == 0:
+                shots.setdefault("ants", frame)
+        else:
+            if state.pending() == "visit_or_home":
+                shots.setdefault("flight", box.frame().image.copy())
+            press(box, K3)  # visit the first beetle the rules allow
+    end = box.top
+    assert isinstance(end, EndScreen)
+    record = box.store.records()[0]
+    assert record.finished
+    replayed = box.store.record(record.id).replay()
+    assert replayed.is_terminal() and replayed.won() == end.summary()["won"]
+    for name, frame in shots.items():
+        assert_golden(frame, f"maskenball_{name}")
+    assert_golden(box.frame().image, "maskenball_lost" if replayed.lost() else "maskenball_won")
+    press(box, K4)  # Weiter
+    assert box.session is None and len(box.stack) == 1
+
+
+def test_the_record_carries_the_calibrated_sector_probabilities(tmp_path: Path) -> None:
+    cal = {"zero_deg": 0.0, "widths_deg": [30.0, 15.0] * 8}
+    box = game_box(tmp_path, **{"spinner.calibration": cal})
+    probabilities = box.session.record.params["sector_probabilities"]
+    assert probabilities[:2] == [30 / 360, 15 / 360]
+    assert box.store.record(box.session.record_id).params["sector_probabilities"] == probabilities
+
+
+def play_physical(box: Box) -> None:
+    """Players who visit only across the magnets' groups and report what GROUP says."""
+    for _ in range(3000):
+        screen = box.top
+        if not isinstance(screen, MaskenballScreen):
+            return
+        state = screen.state
+        pending, flyer = state.pending(), state.flyer()
+        if pending == "spin":
+            press(box, K1)
+        elif pending == "report":
+            press(box, K1 if (flyer in GROUP) != (state.visited() in GROUP) else K4)
+        elif pending == "choose":
+            point_at(box, state.beetles_on_flower()[0])
+            press(box, K3)
+        else:
+            across = [b for b in state.visit_targets() if (b in GROUP) != (flyer in GROUP)]
+            if across:
+                point_at(box, across[0])
+                press(box, K3)
+            else:
+                press(box, K4 if pending == "visit_or_home" else K3)
+
+
+def test_physical_play_with_honest_reports_wins_golden(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical", seed=2)
+    play_physical(box)
+    end = box.top
+    assert isinstance(end, EndScreen) and end.summary()["won"]
+    assert sorted(end.summary()["ball"]) == list(range(8))
+    assert box.store.records()[0].finished
+    assert_golden(box.frame().image, "maskenball_won")
+
+
+def test_physical_play_reports_the_magnets_with_soft_keys(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical")
+    screen = box.top
+    spun(box, 0)  # Blütenblatt Rot: Rot flies
+    point_at(box, 4)
+    press(box, K3)  # Rot visits Blau
+    assert screen.state.pending() == "report"
+    assert [k.label if k else None for k in screen.softkeys()] == ["Tausch", None, None, "Weg"]
+    assert_golden(box.frame().image, "maskenball_report")
+    press(box, K1)  # they stay face to face: swapped
+    assert screen.state.dots(0)[4] == 1 and screen.state.dots(4)[0] == 1
+    assert "Tausch" in screen.flash
+
+
+def test_a_visit_the_rules_forbid_is_refused_with_the_reason(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical")
+    screen = box.top
+    spun(box, 0)
+    point_at(box, 4)
+    press(box, K3, K1)  # Rot visits Blau; swapped
+    before = screen.session.committed
+    point_at(box, 4)
+    press(box, K3)  # Blau again
+    assert screen.session.committed == before
+    assert screen.flash == "Mit Blau wurde schon getauscht"
+    assert VISIT + 4 not in screen.state.legal_actions()
+
+
+def test_a_report_that_contradicts_earlier_visits_is_confirmed_first(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical")
+    screen = box.top
+    spun(box, 0)
+    point_at(box, 1)
+    press(box, K3, K4)  # Rot visits Orange: turned away (same group)
+    spun(box, 2)
+    point_at(box, 2)
+    press(box, K3, K4)  # Orange visits Gelb: turned away (same group)
+    spun(box, 0)
+    point_at(box, 2)
+    press(box, K3)  # Rot visits Gelb: they must be in one group
+    before = screen.session.committed
+    press(box, K1)  # "swapped" contradicts that
+    assert isinstance(box.top, Confirm)
+    assert "früheren Besuchen" in box.top.question
+    press(box, K4)  # Nein: the report waits again
+    assert box.top is screen and screen.session.committed == before
+    press(box, K1, K1)  # swapped, Ja
+    assert box.top is screen and screen.session.committed == before + 1
+    assert screen.state.reports()[-1] == (0, 2, True)
+
+
+def test_an_empty_petal_lets_the_player_choose_a_beetle(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical")
+    screen = box.top
+    state = screen.state
+    spun(box, 6)  # Blütenblatt Türkis
+    for other in (4, 5, 6, 7):
+        point_at(box, other)
+        press(box, K3, K1)  # a swap each: five colours
+    assert state.place(3) == "ball"
+    spun(box, 6)  # the petal is empty now
+    assert state.pending() == "choose"
+    point_at(box, 5)
+    press(box, K3)
+    assert state.flyer() == 5 and screen.session.record.actions[-1] == FLY + 5
+
+
+def test_an_ambiguous_sensor_result_asks_which_sector(tmp_path: Path) -> None:
+    clock = SimClock()
+    bus = SimulatedAS5600Bus(clock, seed=4, noise_deg=0.0)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    screen = box.top
+    assert box.spinner.mode == "sensor" and box.spinner.waiting
+    bus.spin(speed_dps=_speed_to_rest_at(11.25))  # the boundary after petal Rot
+    box.spinner.run_sampler(30.0)
+    box.settle()
+    assert isinstance(box.top, WhichSectorScreen)
+    assert box.top.outcome == Ambiguous(0, 1)
+    assert [k.label if k else None for k in box.top.softkeys()] == ["Rot", None, None, "Blatt"]
+    assert_golden(box.frame().image, "maskenball_which_sector")
+    press(box, K4)  # Blatt
+    assert box.top is screen
+    assert screen.session.record.actions[-1] == SPIN + 1 and screen.state.stump() == 1
+
+
+def _speed_to_rest_at(target_deg: float) -> float:
+    """The push that brings the simulated arrow from 0° to rest at target_deg after 2 turns."""
+    lo, hi = 100.0, 3000.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if SpinMotion(speed_dps=mid).travel_deg < 720.0 + target_deg:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def test_a_sensor_spin_plays_its_sector(tmp_path: Path) -> None:
+    clock = SimClock()
+    bus = SimulatedAS5600Bus(clock, seed=4, noise_deg=0.0)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    bus.spin(speed_dps=_speed_to_rest_at(4 * 22.5))  # the middle of petal Gelb (sector 4)
+    assert box.spinner.run_sampler(30.0) == Sector(4)
+    box.settle()
+    assert box.top.state.flyer() == 2
+
+
+def test_a_sensor_fault_shows_the_message_and_gives_no_result(tmp_path: Path) -> None:
+    clock = SimClock()
+    bus = SimulatedAS5600Bus(clock, seed=4, magnet=MAGNET_NONE)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    screen = box.top
+    before = screen.session.committed
+    box.spinner.run_sampler(1.0)
+    box.settle()
+    assert screen.alert == "Kein Magnet erkannt"
+    assert screen.session.committed == before and screen.state.pending() == "spin"
+    assert_golden(box.frame().image, "maskenball_sensor_fault")
+
+
+def test_the_magnet_lost_mid_spin_gives_no_result(tmp_path: Path) -> None:
+    clock = SimClock()
+    bus = SimulatedAS5600Bus(clock, seed=4)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    screen = box.top
+    box.spinner.run_sampler(0.1)
+    bus.spin(speed_dps=900.0)
+    bus.lose_magnet_at(clock.now() + 0.5)
+    box.spinner.run_sampler(2.0)
+    box.settle()
+    assert screen.alert == "Kein Magnet erkannt"
+    assert screen.state.pending() == "spin" and screen.state.last_spin() is None
+
+
+def test_a_short_turn_says_spin_again(tmp_path: Path) -> None:
+    clock = SimClock()
+    bus = SimulatedAS5600Bus(clock, seed=4, noise_deg=0.0)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    screen = box.top
+    box.spinner.run_sampler(0.1)
+    bus.spin(speed_dps=200.0)  # not a full turn
+    box.spinner.run_sampler(10.0)
+    box.settle()
+    assert screen.alert == "Nochmal drehen"
+    assert screen.state.last_spin() is None and box.spinner.waiting
+
+
+def test_tips_name_a_beetle_and_the_win_chance(tmp_path: Path) -> None:
+    box = game_box(tmp_path, **{"maskenball.tips": True, "bot.playouts": 200})
+    screen = box.top
+    spun(box, 0)
+    tips = screen.current_tips()
+    assert tips is not None and 0.0 < tips.win_chance <= 1.0
+    assert tips.best_action == VISIT + screen.cursor  # the cursor waits on the tip
+    assert set(tips.options) == set(screen.state.legal_actions())
+    assert_golden(box.frame().image, "maskenball_tip")
+
+
+def test_the_pause_menu_switches_tips_and_leaves(tmp_path: Path) -> None:
+    box = game_box(tmp_path)
+    screen = box.top
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert isinstance(box.top, PauseMenu)
+    assert [i.text() for i in box.top.items] == ["Weiter", "Tipps: aus", "Verlassen"]
+    box.top.items[1].action()
+    assert box.settings()["maskenball.tips"] is True and box.top is screen
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    box.top.items[2].action()
+    press(box, K1)  # Ja
+    assert box.session is None and box.store.unfinished_record() is None
+
+
+def test_the_setup_menu_starts_physical_play_for_three(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+    box.push(main_menu(box))
+    titles = [i.text() for i in box.top.items]
+    press(box, *[K2] * titles.index("Maskenball der Käfer"), K3)
+    assert [i.text() for i in box.top.items] == ["Spieler: 2", "Magnete: Box", "Start"]
+    press(box, K3, K2, K3, K2, K3)  # Spieler 3, Magnete echt, Start
+    screen = box.top
+    assert isinstance(screen, MaskenballScreen)
+    assert screen.session.record.params["players"] == 3
+    assert screen.session.record.params["mode"] == "physical"
+    assert box.store.settings()["maskenball.mode"] == "physical"
+    assert [colour_letters(screen.state.dots(b)) for b in (0, 7)] == ["RRRRR", "WWWWW"]
