@@ -259,3 +259,29 @@ def test_solo_rounds_keep_the_score_to_beat(tmp_path: Path) -> None:
     assert box.top.summary()["solo"]["to_beat"] == score
     assert_golden(box.frame().image, "besenbingo_solo_end")
     assert box.store.get_value(ui.SOLO_KEY) == {"Anna": second.state.scores()[0]}
+
+
+def test_a_resumed_game_goes_on_at_its_last_action(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK])
+    press(box, 4)
+    press(box, 4)  # Anna crosses; the computer follows
+    session = box.session
+    actions = list(session.record.actions)
+    resumed = Session.resume(box.store, session.record_id)
+    again = empty_box(tmp_path / "again")
+    again.store = box.store
+    start_game(again, SETUPS["besenbingo"], resumed)
+    again.settle()
+    assert resumed.record.actions == actions
+    table = again.top
+    assert isinstance(table, TowerScreen) and table.prepared
+    assert len(resumed.state.sheets[1].moves) == 1
+    press(again, 4)  # the second tower
+    assert isinstance(again.top, SheetScreen)
+
+
+def test_the_menu_key_on_a_sheet_opens_the_pause_menu(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA])
+    press(box, 4)
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
