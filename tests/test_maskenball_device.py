@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from helpers import assert_golden
+from helpers import assert_golden, run_box
 from PIL import Image
 from spielleiter.app import Box, VirtualClock
 from spielleiter.games.base import Seat
@@ -342,3 +342,14 @@ def test_the_setup_menu_starts_physical_play_for_three(tmp_path: Path) -> None:
     assert screen.session.record.params["mode"] == "physical"
     assert box.store.settings()["maskenball.mode"] == "physical"
     assert [colour_letters(screen.state.dots(b)) for b in (0, 7)] == ["RRRRR", "WWWWW"]
+
+
+def test_the_box_plays_a_key_script_with_the_electronic_spinner(tmp_path: Path) -> None:
+    # Main menu: Speedtombola, Besenbingo, Maskenball; its rules: Spieler, Magnete, Start.
+    keys = "K2\nK2\nK3\nK2\nK2\nK3\nK1\nK1\nK1\n"
+    frames = run_box(tmp_path, keys, extra_args=["--spinner", "electronic"])
+    store = Store.open(tmp_path / "data")
+    record = store.record(store.records()[0].id)
+    assert record.game == "maskenball"
+    assert sum(1 for a in record.actions if a < 16) >= 1  # the arrow turned
+    assert len(frames) > 20  # the arrow's animation is in the frames
