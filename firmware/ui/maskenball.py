@@ -145,8 +145,8 @@ class MaskenballScreen(GameScreen):
             self.alert = outcome.message
 
     def chosen_sector(self, sector: int) -> None:
+        self.take_spin(sector)  # first, so that coming back shows the result
         self.app.pop()
-        self.take_spin(sector)
 
     def take_spin(self, sector: int) -> None:
         """Commit a spin result and show it large for a moment."""
