@@ -77,7 +77,7 @@ SETUPS: dict[str, GameSetup] = {
             title="Besenbingo",
             min_seats=1,
             max_seats=9,
-            levels=("computer",),
+            levels=("leicht", "normal", "stark"),
             screen="spielleiter.ui.besenbingo:start",
         ),
         GameSetup(
