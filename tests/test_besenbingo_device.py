@@ -222,8 +222,8 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     own = dict(default_boards()["Blocksberg"], name="Eigene")
     box.store.put_boards("besenbingo", {"Eigene": own})
     seats = [ANNA, Seat("Bert")]
-    placeholder = Session.start(box.store, "besenbingo", {"players": 2}, seats)
-    start_game(box, SETUPS["besenbingo"], placeholder)
+    ui.begin(box, {"players": 2}, seats)
+    assert box.store.records() == []  # no record before Start
     menu = box.top
     assert isinstance(menu, ListMenu)
     labels = [item.text() for item in menu.items]

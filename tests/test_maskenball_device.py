@@ -14,10 +14,9 @@ from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.hal.spinner import AS5600, Ambiguous, Sector
 from spielleiter.hal.spinner_sim import MAGNET_NONE, SimClock, SimulatedAS5600Bus, SpinMotion
-from spielleiter.session import Session
 from spielleiter.spinner_service import SpinnerService
 from spielleiter.store import Store
-from spielleiter.ui.maskenball import EndScreen, MaskenballScreen, WhichSectorScreen, start
+from spielleiter.ui.maskenball import EndScreen, MaskenballScreen, WhichSectorScreen, begin
 from spielleiter.ui.menus import PauseMenu, main_menu
 from spielleiter.ui.widgets import Confirm
 
@@ -38,9 +37,7 @@ def game_box(
     if sensor is not None:
         box.spinner = SpinnerService(box, AS5600(sensor), clock=sensor.clock, threaded=False)
     box.push(main_menu(box))
-    session = Session.start(store, "maskenball", {"players": 2, "mode": mode}, [Seat("Tisch")])
-    box.session = session
-    box.push(start(box, session))
+    begin(box, {"players": 2, "mode": mode}, [Seat("Tisch")])
     box.settle()
     return box
 

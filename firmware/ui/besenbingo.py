@@ -92,10 +92,13 @@ def _name(session: Session, seat: int) -> str:
 # --- starting a game -----------------------------------------------------------------
 
 
+def begin(app: Any, params: dict[str, Any], seats: list[Seat]) -> None:
+    """After the seats: the options (mode, templates, solo rounds); no record before Start."""
+    app.push(Setup(app, seats).menu())
+
+
 def start(app: Any, session: Session) -> Screen:
-    """The first screen: the options for a record just set up, else the game itself."""
-    if "mode" not in session.record.meta:
-        return Setup(app, session).menu()
+    """The game screen of a new or resumed Durchgang."""
     return TowerScreen(app, session)
 
 
@@ -152,7 +155,7 @@ def is_solo(seats: Sequence[Seat]) -> bool:
 
 
 class SetupMenu(ListMenu):
-    """The options list; leaving it (Zurück or the menu key) drops the unstarted game."""
+    """The options list; leaving it (Zurück or the menu key) goes back to the seats."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -166,10 +169,9 @@ class SetupMenu(ListMenu):
 class Setup:
     """Mode, a different template per seat (shipped and uploaded boards), solo rounds."""
 
-    def __init__(self, app: Any, placeholder: Session) -> None:
+    def __init__(self, app: Any, seats: Sequence[Seat]) -> None:
         self.app = app
-        self.placeholder = placeholder
-        self.seats = list(placeholder.seats)
+        self.seats = list(seats)
         self.names = list(app.store.boards(GAME))
         self.templates = [self.names[i % len(self.names)] for i in range(len(self.seats))]
         mode = app.store.get_value(MODE_KEY, DIGITAL)
@@ -215,13 +217,8 @@ class Setup:
                 self.templates[seat] = name
                 return
 
-    def drop_placeholder(self) -> None:
-        self.app.store.delete_record(self.placeholder.record_id)
-        self.app.session = None
-
     def cancel(self) -> None:
-        self.drop_placeholder()
-        self.app.reset(self.app.stack[0])
+        self.app.pop()
 
     def start(self) -> None:
         if self.mode == DIGITAL and len(self.seats) > len(self.names):
@@ -229,7 +226,6 @@ class Setup:
             return
         self.app.store.set_value(MODE_KEY, self.mode)
         self.app.store.set_value(ROUNDS_KEY, self.rounds)
-        self.drop_placeholder()
         new_game(self.app, self.seats, self.mode, self.templates, self.rounds)
 
 

@@ -41,10 +41,21 @@ class GameSetup:
     screen: str = ""
     """"module:function" with function(app, session) -> Screen, the game's first screen."""
     needs_seats: bool = True
+    begin: str = ""
+    """Optional "module:function" with function(app, params, seats): a game that asks for
+    options of its own (or completes the parameters) before its record is started; it
+    calls `menus.launch` when ready. Without it the setup flow launches at once."""
 
     def start_screen(self) -> Callable[[Any, Any], Screen]:
-        module, _, func = self.screen.partition(":")
-        return getattr(importlib.import_module(module), func)
+        return _load(self.screen)
+
+    def begin_hook(self) -> Callable[[Any, dict[str, Any], list[Any]], None] | None:
+        return _load(self.begin) if self.begin else None
+
+
+def _load(target: str) -> Any:
+    module, _, func = target.partition(":")
+    return getattr(importlib.import_module(module), func)
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,7 @@ SETUPS: dict[str, GameSetup] = {
             max_seats=9,
             levels=("leicht", "normal", "stark"),
             screen="spielleiter.ui.besenbingo:start",
+            begin="spielleiter.ui.besenbingo:begin",
         ),
         GameSetup(
             name="maskenball",
@@ -92,6 +104,7 @@ SETUPS: dict[str, GameSetup] = {
                 ),
             ),
             screen="spielleiter.ui.maskenball:start",
+            begin="spielleiter.ui.maskenball:begin",
             needs_seats=False,
         ),
     )

@@ -56,18 +56,17 @@ RESULT_S = 1.5
 DECISIONS = (PENDING_VISIT, PENDING_VISIT_OR_HOME, PENDING_CHOOSE)
 
 
-def start(app: Any, session: Session) -> MaskenballScreen:
-    """The first screen of a new or resumed game.
+def begin(app: Any, params: dict[str, Any], seats: list[Any]) -> None:
+    """A new game takes its sector probabilities from the spinner's calibration, so its
+    record tells how the spinner was."""
+    from .menus import launch
 
-    A new game takes its sector probabilities from the spinner's calibration: the record
-    is started again with them before its first action, so it tells how the spinner was.
-    """
-    service = SpinnerService.of(app)
-    if session.committed == 0 and "sector_probabilities" not in session.record.params:
-        params = {**session.record.params, "sector_probabilities": service.sector_probabilities()}
-        app.store.delete_record(session.record_id)
-        session = Session.start(app.store, GAME, params, session.seats, session.record.meta)
-        app.session = session
+    probabilities = SpinnerService.of(app).sector_probabilities()
+    launch(app, GAME, {**params, "sector_probabilities": probabilities}, seats)
+
+
+def start(app: Any, session: Session) -> MaskenballScreen:
+    """The game screen of a new or resumed game."""
     return MaskenballScreen(app, session)
 
 

@@ -33,6 +33,19 @@ def start_game(app: Any, setup: GameSetup, session: Session) -> None:
     app.reset(setup.start_screen()(app, session))
 
 
+def launch(
+    app: Any,
+    game: str,
+    params: dict[str, Any],
+    seats: list[Seat],
+    meta: dict[str, Any] | None = None,
+) -> Session:
+    """Store a new game's record and show its first screen."""
+    session = Session.start(app.store, game, params, seats, meta)
+    start_game(app, SETUPS[game], session)
+    return session
+
+
 def resume_prompt(app: Any, record_id: int) -> Confirm:
     """Offered after a restart when a game was not finished."""
     record = app.store.record(record_id)
@@ -171,8 +184,11 @@ class SetupFlow:
                 self.app.store.set_settings(remembered)
             except SettingsError:
                 pass
-        session = Session.start(self.app.store, self.setup.name, params, seats)
-        start_game(self.app, self.setup, session)
+        begin = self.setup.begin_hook()
+        if begin is not None:
+            begin(self.app, params, list(seats))
+        else:
+            launch(self.app, self.setup.name, params, list(seats))
 
 
 # --- Bestenliste ----------------------------------------------------------
