@@ -6,6 +6,7 @@ import argparse
 import os
 import random
 import signal
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -64,37 +65,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("spielleiter: no GPIO/I2C found, running the emulated box", flush=True)
         emulate = True
 
-    store = Store.open(args.data or default_data_dir())
+    data_dir = args.data or default_data_dir()
+    try:
+        store = Store.open(data_dir)
+    except (OSError, sqlite3.Error) as exc:
+        print(f"spielleiter: cannot open the data in {data_dir}: {exc}", file=sys.stderr)
+        return 2
     settings = store.settings()
     rng = random.Random(args.seed)
     clock: Any = VirtualClock() if script is not None else RealClock()
-    displays: list[Any] = []
-    polls = []
     hardware: dict[str, Any] = {"emulated": emulate}
-    keyboard = None
     box_ref: list[Box] = []
-    if emulate:
-        interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty()
-        if args.display == "window":
-            from .hal.display import open_window
-
-            displays.append(open_window())
-        if interactive and args.display in ("auto", "terminal"):
-            displays.append(TerminalDisplay(sys.stdout, labels=lambda: _labels(box_ref)))
-            from .hal.terminal import Keyboard
-
-            keyboard = Keyboard(sys.stdin)
-    else:
-        from .hal.buttons import ButtonPanel
-        from .hal.display import open_oled
-
-        driver = settings.get("display.driver", pins.display_driver)
-        displays.append(open_oled(driver, pins.i2c_bus, pins.display_address))
-        panel = ButtonPanel(
-            pins.buttons, clock.now, pins.debounce_ms / 1000, pins.long_press_ms / 1000
-        )
-        polls.append(panel.poll)
-        hardware.update({"display": driver, "buttons": True})
+    keyboard = None
+    polls: list[Any] = []
+    try:
+        if emulate:
+            displays, keyboard = _emulated_panel(args, script is not None, box_ref)
+        else:
+            displays, polls = _real_panel(pins, settings, clock, hardware)
+    except RuntimeError as exc:
+        print(f"spielleiter: {exc}", file=sys.stderr)
+        return 2
     if args.frames:
         displays.append(FrameFolder(args.frames))
 
@@ -143,6 +134,60 @@ def main(argv: Sequence[str] | None = None) -> int:
         box.close()
         store.close()
     return 0
+
+
+def _emulated_panel(
+    args: argparse.Namespace, scripted: bool, box_ref: list[Box]
+) -> tuple[list[Any], Any]:
+    """The emulated panel: the terminal (with its keyboard) or a luma.emulator window."""
+    displays: list[Any] = []
+    keyboard = None
+    if args.display == "window":
+        from .hal.display import open_window
+
+        displays.append(open_window())
+    interactive = not scripted and sys.stdin.isatty() and sys.stdout.isatty()
+    if interactive and args.display in ("auto", "terminal"):
+        from .hal.terminal import Keyboard
+
+        displays.append(TerminalDisplay(sys.stdout, labels=lambda: _labels(box_ref)))
+        keyboard = Keyboard(sys.stdin)
+    return displays, keyboard
+
+
+def _real_panel(
+    pins: Any, settings: dict[str, Any], clock: Any, hardware: dict[str, Any]
+) -> tuple[list[Any], list[Any]]:
+    """The OLED and the four buttons. A missing part is reported and the box runs on
+    without it (the laptop link still works), rather than restarting forever."""
+    displays: list[Any] = []
+    polls: list[Any] = []
+    driver = str(settings.get("display.driver") or pins.display_driver)
+    try:
+        from .hal.display import open_oled
+
+        displays.append(open_oled(driver, pins.i2c_bus, pins.display_address))
+        hardware["display"] = driver
+    except Exception as exc:  # noqa: BLE001 - any driver failure means: no panel
+        print(
+            f"spielleiter: no {driver} display at I2C {pins.display_address:#04x} "
+            f"on bus {pins.i2c_bus}: {exc}",
+            file=sys.stderr,
+            flush=True,
+        )
+        hardware["display"] = None
+    try:
+        from .hal.buttons import ButtonPanel
+
+        panel = ButtonPanel(
+            pins.buttons, clock.now, pins.debounce_ms / 1000, pins.long_press_ms / 1000
+        )
+        polls.append(panel.poll)
+        hardware["buttons"] = True
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds
+        print(f"spielleiter: buttons unavailable: {exc}", file=sys.stderr, flush=True)
+        hardware["buttons"] = False
+    return displays, polls
 
 
 def _labels(box_ref: list[Box]) -> list[str]:
