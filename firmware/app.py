@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import __version__
+from .hal.clock import SystemClock, VirtualClock
 from .hal.display import FrameSink
 from .hal.keys import MENU, Key, KeyEvent
 from .session import Session
@@ -27,26 +28,6 @@ from .ui.screen import Screen, render
 
 TICK_S = 0.05
 """How often the loop looks at the time when nothing happens."""
-
-
-class RealClock:
-    """Monotonic wall time."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-
-class VirtualClock:
-    """Time that moves only when told: key scripts give the same frames every run."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.t = start
-
-    def now(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 @dataclass(frozen=True)
@@ -86,7 +67,7 @@ class Box:
         self,
         store: Store,
         sink: FrameSink,
-        clock: RealClock | VirtualClock,
+        clock: SystemClock | VirtualClock,
         rng: random.Random,
         hardware: dict[str, Any] | None = None,
         watchdog: Any = None,

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .app import Box, RealClock, VirtualClock, parse_script
+from .app import Box, parse_script
+from .hal.clock import SystemClock, VirtualClock
 from .hal.display import FrameFolder, FrameSink, TerminalDisplay
 from .store import Store, default_data_dir
 
@@ -73,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     settings = store.settings()
     rng = random.Random(args.seed)
-    clock: Any = VirtualClock() if script is not None else RealClock()
+    clock: Any = VirtualClock() if script is not None else SystemClock()
     hardware: dict[str, Any] = {"emulated": emulate}
     box_ref: list[Box] = []
     keyboard = None

@@ -355,7 +355,7 @@ def simulated_service(box: Any, seed: int | None = None) -> SpinnerService:
     """A sensor-mode service on the simulated AS5600, in real time (the emulated box)."""
     import random
 
-    from .hal.spinner import SystemClock
+    from .hal.clock import SystemClock
     from .hal.spinner_sim import SimulatedAS5600Bus
 
     clock = SystemClock()

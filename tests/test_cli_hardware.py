@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 from spielleiter import cli
-from spielleiter.app import RealClock
+from spielleiter.hal.clock import SystemClock
 from spielleiter.hal.pins import load_pin_map
 from spielleiter.settings import defaults
 
 
 def test_a_box_without_display_and_buttons_reports_both_and_runs_on(capsys) -> None:
     hardware: dict = {}
-    displays, polls = cli._real_panel(load_pin_map(), defaults(), RealClock(), hardware)
+    displays, polls = cli._real_panel(load_pin_map(), defaults(), SystemClock(), hardware)
     # this machine has no I2C bus and no GPIO chip: both parts are missing
     assert displays == [] and polls == []
     assert hardware == {"display": None, "buttons": False}
@@ -30,7 +30,7 @@ def test_the_sh1106_setting_chooses_the_driver(capsys, monkeypatch) -> None:
     )
     hardware: dict = {}
     settings = {**defaults(), "display.driver": "sh1106"}
-    displays, _ = cli._real_panel(load_pin_map(), settings, RealClock(), hardware)
+    displays, _ = cli._real_panel(load_pin_map(), settings, SystemClock(), hardware)
     assert displays == ["oled"]
     assert opened == [("sh1106", 1, 0x3C)]
 

@@ -34,10 +34,11 @@ from __future__ import annotations
 import math
 import random
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from .clock import Clock, SystemClock
 
 # --- the AS5600 -----------------------------------------------------------------
 
@@ -295,9 +296,7 @@ class Calibration:
         if n < 2:
             raise CalibrationError("at least two boundaries")
         direction = 1 if (readings_deg[1] - readings_deg[0]) % 360.0 < 180.0 else -1
-        widths = [
-            (direction * (readings_deg[i] - readings_deg[i - 1])) % 360.0 for i in range(n)
-        ]
+        widths = [(direction * (readings_deg[i] - readings_deg[i - 1])) % 360.0 for i in range(n)]
         if abs(sum(widths) - 360.0) > 0.01:
             raise CalibrationError("the boundaries must go once round in sector order")
         zero = (readings_deg[-1] + direction * widths[0] / 2) % 360.0
@@ -442,24 +441,6 @@ class SpinDetector:
 
 
 # --- sampling ---------------------------------------------------------------------------
-
-
-class Clock(Protocol):
-    """Time for the sampler: the real one on the device, a simulated one in tests."""
-
-    def now(self) -> float: ...
-
-    def sleep(self, seconds: float) -> None: ...
-
-
-class SystemClock:
-    """The monotonic system clock."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
 
 
 class SpinnerSampler:

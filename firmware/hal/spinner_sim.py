@@ -25,6 +25,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from .clock import VirtualClock
 from .spinner import (
     COUNTS,
     REG_AGC,
@@ -46,17 +47,8 @@ _STATUS[MAGNET_STRONG] = STATUS_MD | STATUS_MH
 _WRAP_AFTER = (REG_RAW_ANGLE + 1, REG_ANGLE + 1, REG_MAGNITUDE + 1)
 
 
-class SimClock:
-    """Simulated time: sleep() advances it at once."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.t = start
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.t += max(0.0, seconds)
+SimClock = VirtualClock
+"""Simulated time for the sampler: sleep() advances it at once."""
 
 
 @dataclass(frozen=True)
