@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
-from .output import print_json, table
+from .output import print_json, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -58,10 +58,7 @@ def boards_get(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         board = box.call("boards.get", game=args.game, name=args.name)["board"]
         text = json.dumps(board, indent=2, ensure_ascii=False)
-        if args.output:
-            args.output.write_text(text + "\n", "utf-8")
-        else:
-            print(text)
+        write_text(text, args.output)
         return 0
 
     return run_with_device(args, body)

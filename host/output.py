@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
 def print_json(value: Any) -> None:
     """A result as indented JSON with stable key order."""
     print(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
+
+
+def write_text(text: str, output: Path | None) -> None:
+    """Text to a file when one is named (a download), else to the terminal."""
+    if output is not None:
+        output.write_text(text + "\n", "utf-8")
+    else:
+        print(text)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import print_json, table
+from .output import print_json, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -61,10 +61,7 @@ def records_get(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         record = box.call("records.get", id=args.id)["record"]
         text = json.dumps(record, ensure_ascii=False, sort_keys=True)
-        if args.output:
-            args.output.write_text(text + "\n", "utf-8")
-        else:
-            print(text)
+        write_text(text, args.output)
         return 0
 
     return run_with_device(args, body)
