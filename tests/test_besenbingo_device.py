@@ -86,7 +86,7 @@ def test_paper_mode_reveals_seven_towers_then_the_silent_one(tmp_path: Path) -> 
     assert box.session is None and len(box.stack) == 1
 
 
-def test_the_menu_sets_up_a_paper_game_and_drops_the_blank_record(tmp_path: Path) -> None:
+def test_the_menu_sets_up_a_paper_game(tmp_path: Path) -> None:
     keys = """
     K2
     K3      # Besenbingo
@@ -94,7 +94,6 @@ def test_the_menu_sets_up_a_paper_game_and_drops_the_blank_record(tmp_path: Path
     K3      # Neuer Name ...
     K3      # A
     K4      # Fertig
-    K3      # Start (the seats' menu)
     K3      # Modus: Digital -> Papier
     K2
     K3      # Start

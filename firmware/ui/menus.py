@@ -112,12 +112,7 @@ class SetupFlow:
                     lambda level=level: self.add_computer(level),
                 )
             )
-        return ListMenu(f"Platz {i + 1} von {self.count}", items, back=self.back_seat)
-
-    def back_seat(self) -> None:
-        if self.seats:
-            self.seats.pop()
-        self.app.pop()
+        return SeatMenu(self, i, items)
 
     def spell_name(self) -> None:
         def done(word: str) -> None:
@@ -146,8 +141,10 @@ class SetupFlow:
             self.app.store.remember_name(seat.name)
         if len(self.seats) < self.count:
             self.app.push(self.seat_menu())
-        else:
+        elif self.setup.house_rules:
             self.app.push(self.rules_menu())
+        else:
+            self.start()  # nothing left to choose
 
     def rules_menu(self) -> ListMenu:
         items = []
@@ -159,12 +156,7 @@ class SetupFlow:
                 )
             )
         items.append(Item("Start", self.start))
-        return ListMenu(f"{self.setup.title}", items, back=self.back_rules)
-
-    def back_rules(self) -> None:
-        if self.seats:
-            self.seats.pop()
-        self.app.pop()
+        return ListMenu(f"{self.setup.title}", items)
 
     def cycle(self, rule: Any) -> None:
         options = list(rule.options)
@@ -189,6 +181,19 @@ class SetupFlow:
             begin(self.app, params, list(seats))
         else:
             launch(self.app, self.setup.name, params, list(seats))
+
+
+class SeatMenu(ListMenu):
+    """Who sits at seat i. Shown again (Zurück from a later step), it forgets the seats
+    chosen from here on, so a seat is never counted twice."""
+
+    def __init__(self, flow: SetupFlow, index: int, items: list[Item]) -> None:
+        super().__init__(f"Platz {index + 1} von {flow.count}", items)
+        self.flow = flow
+        self.seat_index = index
+
+    def enter(self) -> None:
+        del self.flow.seats[self.seat_index :]
 
 
 # --- Bestenliste ----------------------------------------------------------
