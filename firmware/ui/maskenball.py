@@ -399,7 +399,7 @@ class MaskenballScreen(GameScreen):
             canvas.text_center(46, self.flash[:32], TINY)
         else:
             canvas.text_center(11, "Blatt", LARGE)
-            canvas.text_center(33, self.flash[:21], SMALL)
+            canvas.text_center(33, self.flash[:25], SMALL)
             draw_ants(canvas, 45, state)
 
     def draw_flight(self, canvas: Canvas) -> None:
