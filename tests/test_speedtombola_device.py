@@ -227,3 +227,34 @@ def test_every_seat_is_drawn_at_the_table(tmp_path: Path, players: int) -> None:
     summary = box.top.summary()
     assert len(summary["seats"]) == players
     box.frame()  # draws without error for the widest table
+
+
+def play_to_the_tafel(box: Box) -> None:
+    """The human takes every lot until the round's Tafel shows."""
+    for _ in range(400):
+        if not isinstance(box.top, TableScreen):
+            return
+        box.dispatch(KeyEvent(Key.K2))
+        box.settle()
+
+
+def test_with_the_clock_the_tafel_goes_on_by_itself(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, **{"clock.enabled": True, "clock.tafel_seconds": 4})
+    play_to_the_tafel(box)
+    tafel = box.top
+    assert isinstance(tafel, TafelScreen)
+    box.run_script([Wait(3.5)])
+    assert box.top is tafel
+    box.run_script([Wait(1.0)])
+    assert box.top is not tafel
+    assert box.session.record.meta["tafel_seen"] == 1
+
+
+def test_without_the_clock_the_tafel_waits_for_weiter(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    play_to_the_tafel(box)
+    tafel = box.top
+    assert isinstance(tafel, TafelScreen)
+    box.run_script([Wait(600)])
+    assert box.top is tafel
+    assert box.resolve_char("\n") == KeyEvent(Key.K4)  # Enter is Weiter
