@@ -255,6 +255,6 @@ def test_without_the_clock_the_tafel_waits_for_weiter(tmp_path: Path) -> None:
     play_to_the_tafel(box)
     tafel = box.top
     assert isinstance(tafel, TafelScreen)
-    box.run_script([Wait(600)])
+    box.run_script([Wait(60)])
     assert box.top is tafel
     assert box.resolve_char("\n") == KeyEvent(Key.K4)  # Enter is Weiter
