@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import serial
@@ -85,3 +89,51 @@ def test_after_any_junk_hello_answers_and_nothing_changed(link, junk):
     before = (store.settings(), store.bestenliste("speedtombola"), store.records())
     assert hello_after(port, b"\n".join(junk))["protocol"] == protocol.PROTOCOL_VERSION
     assert (store.settings(), store.bestenliste("speedtombola"), store.records()) == before
+
+
+@pytest.fixture(scope="module")
+def running_box(tmp_path_factory) -> Iterator[tuple[serial.Serial, Any]]:
+    """The real Box with a Speedtombola match at a human's decision, its loop running in a
+    thread, and the real link on a pty."""
+    from spielleiter.app import Box
+    from spielleiter.hal.clock import SystemClock
+    from spielleiter.hal.display import FrameSink
+    from spielleiter.session import Session
+    from spielleiter.ui.menus import main_menu
+    from spielleiter.ui.speedtombola import TableScreen
+
+    store = Store.open(tmp_path_factory.mktemp("running"))
+    store.set_settings({"admin.pin": PIN, "display.contrast": 33})
+    box = Box(store, FrameSink([]), SystemClock(), random.Random(3))
+    box.push(main_menu(box))
+    seats = [Seat("Anna"), Seat("Normal 1", "computer", "normal"), Seat("Ben")]
+    session = Session.start(store, "speedtombola", {"players": 3}, seats)
+    box.session = session
+    box.push(TableScreen(box, session))
+    loop = threading.Thread(target=box.run, daemon=True)
+    loop.start()
+    deadline = time.monotonic() + 10
+    while not (box.idle and session.seats[session.state.current_player()].is_human):
+        assert time.monotonic() < deadline, "the computer never finished its move"
+        time.sleep(0.01)
+    with LinkServer.on_pty(box) as server:
+        port = serial.Serial(server.port_name, timeout=3.0)
+        yield port, box
+        port.close()
+    box.quit()
+    loop.join(2)
+    store.close()
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(junk=st.lists(lines, min_size=1, max_size=4))
+def test_junk_while_a_game_runs_leaves_the_game_where_it_was(running_box, junk):
+    port, box = running_box
+    session = box.session
+    before = (box.store.settings(), list(session.record.actions), session.state.view(0))
+    hello = hello_after(port, b"\n".join(junk))
+    assert hello["game"] == "speedtombola"
+    after = (box.store.settings(), list(session.record.actions), session.state.view(0))
+    assert after == before
