@@ -280,7 +280,7 @@ def settings_menu(app: Any) -> ListMenu:
             except SettingsError:
                 app.replace(Message("Admin-PIN", "Die PIN braucht 4 bis 8 Ziffern."))
 
-        app.push(Speller("Admin-PIN (leer: keine)", done, "0123456789", 8, secret=True))
+        app.push(Speller("Admin-PIN, leer=keine", done, "0123456789", 8, secret=True))
 
     def onoff(key: str) -> str:
         return "an" if app.settings()[key] else "aus"
