@@ -39,7 +39,9 @@ K3      # Start
 """
 
 
-def solo_box(tmp_path: Path, seats: list[Seat] | None = None, **settings: object) -> Box:
+def solo_box(
+    tmp_path: Path, seats: list[Seat] | None = None, rounds: int = 1, **settings: object
+) -> Box:
     """A box with a Speedtombola match on its table screen (no displays)."""
     store = Store.open(tmp_path / "data")
     if settings:
@@ -51,7 +53,8 @@ def solo_box(tmp_path: Path, seats: list[Seat] | None = None, **settings: object
         Seat("Stark 1", "computer", "stark"),
         Seat("Normal 2", "computer", "normal"),
     ]
-    session = Session.start(store, "speedtombola", {"players": len(seats)}, seats)
+    params = {"players": len(seats), "rounds": rounds}
+    session = Session.start(store, "speedtombola", params, seats)
     box.session = session
     box.push(TableScreen(box, session))
     box.settle()
@@ -258,3 +261,22 @@ def test_without_the_clock_the_tafel_waits_for_weiter(tmp_path: Path) -> None:
     box.run_script([Wait(60)])
     assert box.top is tafel
     assert box.resolve_char("\n") == KeyEvent(Key.K4)  # Enter is Weiter
+
+
+def test_a_match_of_three_rounds_shows_the_round_and_adds_up_on_the_tafel(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, rounds=3)
+    assert_golden(box.frame().image, "speedtombola_table_match")
+    for round_index in range(2):
+        play_to_the_tafel(box)
+        tafel = box.top
+        assert isinstance(tafel, TafelScreen) and tafel.round_index == round_index
+        if round_index == 1:
+            first, second = tafel.table.state.results
+            expected = [a + b for a, b in zip(first.points, second.points, strict=True)]
+            assert tafel.totals() == expected
+            assert_golden(box.frame().image, "speedtombola_tafel_match")
+        box.dispatch(KeyEvent(Key.K4))
+        box.settle()
+    table = box.top
+    assert isinstance(table, TableScreen) and table.state.round_index == 2
+    assert table.state.start_seat == 2  # the first lot moves on to the next seat

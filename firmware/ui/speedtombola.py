@@ -295,16 +295,17 @@ class TableScreen(GameScreen):
         canvas.text_center(24, f"{state.lot}" if state.lot is not None else "--", LARGE, 50, 78)
         canvas.text_right(WIDTH - 1, 24, "Groschen", TINY)
         canvas.text_right(WIDTH - 6, 31, f"{state.pot}", TEXT)
-        if self.session.game.rounds > 1:
-            canvas.text((1, 35), f"Runde {state.round_index + 1}", TINY)
         canvas.line((0, 41, WIDTH - 1, 41))
         # your place
         you = self.you
         line = f"{_name(self.session, you)[:10]} {state.groschen[you]}G {self.round_points(you)}P"
         canvas.text((1, 42), line, SMALL)
+        corner = []
+        if self.session.game.rounds > 1:
+            corner.append(f"R{state.round_index + 1}/{self.session.game.rounds}")
         if self.deadline is not None and self.human_to_move():
-            left = max(0, int(self.deadline - self.app.now() + 0.999))
-            canvas.text_right(WIDTH - 1, 42, f"{left}s", SMALL)
+            corner.append(f"{max(0, int(self.deadline - self.app.now() + 0.999))}s")
+        canvas.text_right(WIDTH - 1, 42, " ".join(corner), SMALL)
         canvas.text((1, 49), self.status_line(), SMALL)
 
     def status_line(self) -> str:
@@ -514,6 +515,11 @@ class TafelScreen(Screen):
         if self.deadline is not None and now >= self.deadline:
             self.weiter()
 
+    def totals(self) -> list[int]:
+        """Each guest's points over the rounds up to this one."""
+        rounds = self.table.state.results[: self.round_index + 1]
+        return [sum(r.points[seat] for r in rounds) for seat in range(len(self.result.lots))]
+
     def weiter(self) -> None:
         """On to the next round (or the standings)."""
         self.deadline = None
@@ -528,8 +534,19 @@ class TafelScreen(Screen):
         y = canvas.title(f"Tafel Runde {self.round_index + 1}", right)
         session = self.table.session
         if self.page == 0:
+            several = session.game.rounds > 1
+            totals = self.totals()
+            if several:
+                canvas.text_right(WIDTH - 1, y, "Runde  Summe", TINY)
+                y += 7
             for seat, points in enumerate(r.points):
-                canvas.text((2, y), f"{_name(session, seat)[:16]:<16}{points:>5} Pkt", SMALL)
+                name = _name(session, seat)[: 12 if several else 16]
+                line = (
+                    f"{name:<12}{points:>5}{totals[seat]:>6}"
+                    if several
+                    else f"{name:<16}{points:>5} Pkt"
+                )
+                canvas.text((2, y), line, SMALL)
                 y += 7
         elif self.page == self.pages - 1:
             canvas.text((2, y), "Diese Lose waren raus:", SMALL)
