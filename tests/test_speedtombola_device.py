@@ -16,7 +16,13 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter.ui.menus import PauseMenu, main_menu
-from spielleiter.ui.speedtombola import InfoScreen, RatScreen, TableScreen, TafelScreen
+from spielleiter.ui.speedtombola import (
+    InfoScreen,
+    RatScreen,
+    TableScreen,
+    TafelScreen,
+    short_name,
+)
 
 # Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
 # -> house rules -> Start.
@@ -280,3 +286,22 @@ def test_a_match_of_three_rounds_shows_the_round_and_adds_up_on_the_tafel(tmp_pa
     table = box.top
     assert isinstance(table, TableScreen) and table.state.round_index == 2
     assert table.state.start_seat == 2  # the first lot moves on to the next seat
+
+
+def test_short_names_keep_their_number() -> None:
+    assert short_name("Normal 3", 4) == "Nor3"
+    assert short_name("Annegret", 5) == "Anneg"
+    assert short_name("Ben", 5) == "Ben"
+
+
+def test_seven_guests_fit_the_tafel_and_the_endstand(tmp_path: Path) -> None:
+    seats = [Seat("Annegret")] + [Seat(f"Normal {i}", "computer", "normal") for i in range(1, 7)]
+    box = solo_box(tmp_path, seats)
+    play_to_the_tafel(box)
+    tafel = box.top
+    assert isinstance(tafel, TafelScreen)
+    assert tafel.pages == 2 + 7 + 1  # two summary pages, one per guest, the removed lots
+    assert_golden(box.frame().image, "speedtombola_tafel_seven")
+    box.dispatch(KeyEvent(Key.K4))
+    box.settle()
+    assert_golden(box.frame().image, "speedtombola_standings_seven")

@@ -84,6 +84,16 @@ def _name(session: Session, seat: int) -> str:
     return session.seats[seat].name
 
 
+def short_name(name: str, chars: int) -> str:
+    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
+    if len(name) <= chars:
+        return name
+    head, _, number = name.rpartition(" ")
+    if number.isdigit() and head and len(number) < chars:
+        return head[: chars - len(number)] + number
+    return name[:chars]
+
+
 class TableScreen(GameScreen):
     """The Gabentisch: decisions by key, computers thinking in the background."""
 
@@ -282,7 +292,7 @@ class TableScreen(GameScreen):
         for i, seat in enumerate(others):
             x = i * width
             chars = max(1, (width - 1) // 4)
-            canvas.text((x + 1, 0), _name(self.session, seat)[:chars], TINY)
+            canvas.text((x + 1, 0), short_name(_name(self.session, seat), chars), TINY)
             if seat == to_move:
                 canvas.invert((x, 0, x + width - 2, 6))
             canvas.text((x + 1, 7), f"{state.groschen[seat]}G", TINY)
@@ -492,9 +502,16 @@ class TafelScreen(Screen):
         self.page = 0
         self.deadline: float | None = None
 
+    ROWS = 5
+    """Guests per summary page (a header line sits above them)."""
+
+    @property
+    def summary_pages(self) -> int:
+        return -(-len(self.result.lots) // self.ROWS)
+
     @property
     def pages(self) -> int:
-        return len(self.result.lots) + 2
+        return self.summary_pages + len(self.result.lots) + 1
 
     def enter(self) -> None:
         if self.app.settings()["clock.enabled"]:
@@ -533,26 +550,26 @@ class TafelScreen(Screen):
             right = f"{max(0, int(self.deadline - self.app.now() + 0.999))}s {right}"
         y = canvas.title(f"Tafel Runde {self.round_index + 1}", right)
         session = self.table.session
-        if self.page == 0:
+        if self.page < self.summary_pages:
             several = session.game.rounds > 1
             totals = self.totals()
-            if several:
-                canvas.text_right(WIDTH - 1, y, "Runde  Summe", TINY)
-                y += 7
-            for seat, points in enumerate(r.points):
-                name = _name(session, seat)[: 12 if several else 16]
-                line = (
-                    f"{name:<12}{points:>5}{totals[seat]:>6}"
-                    if several
-                    else f"{name:<16}{points:>5} Pkt"
-                )
-                canvas.text((2, y), line, SMALL)
+            columns = (
+                [("Runde", r.points), ("Summe", totals)] if several else [("Punkte", r.points)]
+            )
+            for i, (header, _) in enumerate(reversed(columns)):
+                canvas.text_right(WIDTH - 1 - i * 36, y, header, TINY)
+            y += 7
+            first = self.page * self.ROWS
+            for seat in range(first, min(first + self.ROWS, len(r.points))):
+                canvas.text((2, y), short_name(_name(session, seat), 14), SMALL)
+                for i, (_, values) in enumerate(reversed(columns)):
+                    canvas.text_right(WIDTH - 1 - i * 36, y, str(values[seat]), SMALL)
                 y += 7
         elif self.page == self.pages - 1:
             canvas.text((2, y), "Diese Lose waren raus:", SMALL)
             canvas.wrap((2, y + 10), " ".join(map(str, r.removed)), SMALL, 124)
         else:
-            seat = self.page - 1
+            seat = self.page - self.summary_pages
             lots = list(r.lots[seat])
             counting = "+".join(str(run[0]) for run in garnituren(lots)) or "0"
             canvas.text((2, y), f"{_name(session, seat)[:14]}: {r.points[seat]} Punkte", SMALL)
@@ -594,11 +611,13 @@ class StandingsScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Endstand", "Bestenl.")
-        for place, name, points, bonus in self.rows():
+        rows = self.rows()
+        size, step = (SMALL, 7) if len(rows) <= 6 else (TINY, 6)
+        for place, name, points, bonus in rows:
             extra = f"+{bonus}" if bonus is not None else ""
-            canvas.text((1, y), f"{place}. {name[:10]:<10}{points:>4}P", SMALL)
-            canvas.text_right(WIDTH - 1, y, extra, SMALL)
-            y += 7
+            canvas.text((1, y), f"{place}. {short_name(name, 10):<10}{points:>4}P", size)
+            canvas.text_right(WIDTH - 1, y, extra, size)
+            y += step
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "speedtombola.standings", "rows": [list(r) for r in self.rows()]}
