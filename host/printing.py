@@ -31,6 +31,8 @@ DPI = 150
 A4 = (1240, 1754)
 """A4 at DPI, in pixels."""
 MARGIN = 80
+MIN_FONT = 10
+"""The smallest font a long name shrinks to (about 1.7 mm at DPI)."""
 FONT_PATHS = {
     False: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     True: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -50,7 +52,30 @@ def font(size: int, bold: bool = False) -> Font:
     return ImageFont.load_default(size=size)
 
 
-def _centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: Font) -> None:
+def fitted(text: str, width: float, size: int, bold: bool = False) -> tuple[str, Font]:
+    """`text` in a font of at most `size` pixels that fits `width`: a long name from an
+    uploaded template shrinks instead of running into the next field, down to MIN_FONT;
+    beyond that it is shortened ("Hildegard-Phil…"; the hat still tells the witch)."""
+    while size > MIN_FONT and font(size, bold).getlength(text) > width:
+        size -= 1
+    f = font(size, bold)
+    if f.getlength(text) > width:
+        while len(text) > 1 and f.getlength(text + "…") > width:
+            text = text[:-1]
+        text += "…"
+    return text, f
+
+
+def _centred(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    bold: bool = False,
+    width: float = float(A4[0]),
+) -> None:
+    """`text` centred on `xy` at `size` pixels, smaller where it would not fit `width`."""
+    text, f = fitted(text, width, size, bold)
     draw.text(xy, text, font=f, fill=INK, anchor="mm")
 
 
@@ -94,7 +119,7 @@ def draw_tower(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     step = (right - left) / 5
     for i in range(0, 5, 2):
         draw.rectangle([left + i * step, top - h * 0.1, left + (i + 1) * step, top], fill=INK)
-    _centred(draw, ((x0 + x1) / 2, (top + y1) / 2), str(n), font(int(h * 0.34), bold=True))
+    _centred(draw, ((x0 + x1) / 2, (top + y1) / 2), str(n), int(h * 0.34), bold=True)
 
 
 # --- pages ----------------------------------------------------------------------
@@ -105,9 +130,10 @@ def template_page(template: Template) -> Image.Image:
     page = Image.new("RGB", A4, PAPER)
     draw = ImageDraw.Draw(page)
     hats = {w.name: w.hat for w in template.witches}
-    _centred(draw, (A4[0] / 2, 90), f"Besenbingo – {template.name}", font(56, bold=True))
+    title = f"Besenbingo – {template.name}"
+    _centred(draw, (A4[0] / 2, 90), title, 56, True, A4[0] - 2 * MARGIN)
 
-    cell, top = 220, 150
+    cell, top = 205, 150
     left = (A4[0] - SIZE * cell) / 2
     for i in range(SIZE * SIZE):
         r, c = divmod(i, SIZE)
@@ -117,8 +143,9 @@ def template_page(template: Template) -> Image.Image:
         if isinstance(content, WitchField):
             cx = (box[0] + box[2]) / 2
             draw_hat(draw, cx, box[1] + cell * 0.45, cell * 0.55, hats[content.witch])
-            _centred(draw, (cx, box[1] + cell * 0.62), content.witch, font(30, bold=True))
-            _centred(draw, (cx, box[1] + cell * 0.82), f"mit {content.copilot}", font(26))
+            inner = cell - 20
+            _centred(draw, (cx, box[1] + cell * 0.62), content.witch, 30, True, inner)
+            _centred(draw, (cx, box[1] + cell * 0.82), f"mit {content.copilot}", 26, False, inner)
         else:
             draw_tower(draw, box, content)
 
@@ -133,11 +160,22 @@ def template_page(template: Template) -> Image.Image:
     for title, fields in rows:
         _bar_row(draw, y, title, fields, hats, template)
         y += 112
-    note = "Reihen von links nach rechts streichen. Kombi: 5 Punkte nur, wenn beide Felder."
-    if template.kombi_value != 5:
-        note = note.replace("5 Punkte", f"{template.kombi_value} Punkte")
-    _centred(draw, (A4[0] / 2, y + 10), note, font(24))
+    note = "Jede Reihe von links nach rechts streichen."
+    _centred(draw, (A4[0] / 2, y + 10), note, 24)
+    _name_and_points(draw, y + 70)
     return page
+
+
+def _name_and_points(draw: ImageDraw.ImageDraw, y: float) -> None:
+    """Lines to write the player's name and final points on."""
+    f = font(30)
+    middle = A4[0] * 0.62
+    for x, label, end in (
+        (MARGIN, "Name:", middle - 40),
+        (middle, "Punkte:", A4[0] - MARGIN),
+    ):
+        draw.text((x, y), label, font=f, fill=INK, anchor="ls")
+        draw.line([x + f.getlength(label) + 12, y + 4, end, y + 4], fill=INK, width=2)
 
 
 def _bar_row(
@@ -157,27 +195,31 @@ def _bar_row(
         box = (x, y, x + width - 8, y + 100)
         draw.rectangle(box, outline=INK, width=3)
         cx = (box[0] + box[2]) / 2
+        inner = box[2] - box[0] - 10
         if isinstance(field, int):
-            _centred(draw, (cx, y + 50), str(field), font(40, bold=True))
+            _centred(draw, (cx, y + 50), str(field), 40, True, inner)
         else:
             lines = [n for n in (field.witch, field.copilot) if n]
             if field.witch:
-                draw_hat(draw, cx, y + 28, 36, hats[field.witch])
-            small = font(19 if len(lines) > 1 else 22)
+                draw_hat(draw, cx, y + 30, 30, hats[field.witch])
+            small = 19 if len(lines) > 1 else 22
             first = y + (42 if field.witch else 40) - (0 if len(lines) > 1 else -4)
             for j, line in enumerate(lines):
-                _centred(draw, (cx, first + 19 * j), line, small)
+                _centred(draw, (cx, first + 19 * j), line, small, False, inner)
             value = template.kombi_value if title == "Kombi" and k == 1 else field.value
             if title != "Kombi" or k == 1:
-                _centred(draw, (cx, y + 86), f"{value} P.", font(22, bold=True))
+                _centred(draw, (cx, y + 86), f"{value} P.", 22, True, inner)
         x += width
+    if title == "Kombi":
+        together = f"{template.kombi_value} P. nur, wenn beide gestrichen"
+        draw.text((x + 12, y + 50), together, font=font(24), fill=INK, anchor="lm")
 
 
 def tower_cards_page() -> Image.Image:
     """The eight tower cards (Turmkarten), to cut out along the lines."""
     page = Image.new("RGB", A4, PAPER)
     draw = ImageDraw.Draw(page)
-    _centred(draw, (A4[0] / 2, 80), "Besenbingo – Turmkarten zum Ausschneiden", font(44, True))
+    _centred(draw, (A4[0] / 2, 80), "Besenbingo – Turmkarten zum Ausschneiden", 44, True)
     cols, rows = 2, 4
     w = (A4[0] - 2 * MARGIN) / cols
     h = (A4[1] - 140 - MARGIN) / rows
