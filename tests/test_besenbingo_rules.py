@@ -121,6 +121,22 @@ def test_the_most_valuable_fitting_row_must_be_taken() -> None:
         state.apply_action(encode(LEFT_OF_8, "paar"))
 
 
+def test_the_refusal_names_the_row_worth_more_not_the_kombi() -> None:
+    # Ottilie took the first kombi field; Griselda with Rabe then fits Hexe (1), Copilot (2)
+    # and the kombi's Rabe (5). Hexe is refused because of Copilot, not of the kombi.
+    template = example_template(
+        hexe=[{"witch": "Griselda", "value": 1}],
+        copilot=[{"copilot": "Rabe", "value": 2}],
+    )
+    state = solo(template, towers=(8,))
+    state.apply_action(encode(ABOVE_8, "kombi"))
+    state.apply_action(4)
+    assert encode(6, "kombi") in state.legal_actions()
+    assert state.explain_illegal(encode(6, "hexe")) == (
+        "Die Reihe Copilot bringt mehr Punkte (2 statt 1)."
+    )
+
+
 def test_two_fitting_rows_of_equal_value_leave_the_choice_to_the_player() -> None:
     template = example_template(copilot=[{"copilot": "Katze", "value": 2}])
     state = solo(template, towers=(8,))

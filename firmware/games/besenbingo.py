@@ -296,8 +296,10 @@ class BesenbingoState(State):
         nxt = fields[sheet.progress[r]]
         if not nxt.fits(field):
             return text["no_fit"].format(field.witch, field.copilot, ROW_TITLES[row])
-        better = max(gain for _, gain in row_options(sheet.template, cell, sheet.progress))
-        return text["better"].format(better, nxt.value)
+        # Only hexe, copilot and paar compete on value; the kombi row never forbids one.
+        options = row_options(sheet.template, cell, sheet.progress)
+        best, gain = max(((r, g) for r, g in options if r < 3), key=lambda o: o[1])
+        return text["better"].format(ROW_TITLES[ROWS[best]], gain, nxt.value)
 
     # --- what the seats and the screens see --------------------------------
     @property
@@ -384,7 +386,7 @@ _REASONS: dict[str, dict[str, str]] = {
         "landed": "{} ist schon gelandet.",
         "full": "Die Reihe {} ist schon voll.",
         "no_fit": "{} mit {} passt nicht zum nächsten Feld der Reihe {}.",
-        "better": "Eine andere Reihe bringt mehr Punkte ({} statt {}).",
+        "better": "Die Reihe {} bringt mehr Punkte ({} statt {}).",
     },
     "en": {
         "over": "The game is over.",
@@ -398,7 +400,7 @@ _REASONS: dict[str, dict[str, str]] = {
         "landed": "{} has landed already.",
         "full": "Row {} is full.",
         "no_fit": "{} with {} does not fit the next field of row {}.",
-        "better": "Another row is worth more ({} instead of {}).",
+        "better": "Row {} is worth more ({} instead of {}).",
     },
 }
 
