@@ -16,7 +16,15 @@ from spielleiter.hal.spinner import AS5600, Ambiguous, Sector
 from spielleiter.hal.spinner_sim import MAGNET_NONE, SimClock, SimulatedAS5600Bus, SpinMotion
 from spielleiter.spinner_service import SpinnerService
 from spielleiter.store import Store
-from spielleiter.ui.maskenball import EndScreen, MaskenballScreen, WhichSectorScreen, begin
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import TINY
+from spielleiter.ui.maskenball import (
+    EndScreen,
+    MaskenballScreen,
+    WhichSectorScreen,
+    begin,
+    visit_news,
+)
 from spielleiter.ui.menus import PauseMenu, main_menu
 from spielleiter.ui.widgets import Confirm
 
@@ -64,6 +72,21 @@ def spun(box: Box, sector: int) -> None:
     """The spinner shows `sector` (as the sensor would hand it to the screen)."""
     box.top.spun(Sector(sector))
     box.settle()
+
+
+def texts_on(screen: MaskenballScreen) -> list[str]:
+    """Every text the screen draws on the panel now."""
+    canvas = Canvas()
+    drawn: list[str] = []
+    plain = canvas.text
+
+    def text(xy: tuple[int, int], text: str, size: str = "", fill: int = 1) -> None:
+        drawn.append(text)
+        plain(xy, text, size, fill) if size else plain(xy, text, fill=fill)
+
+    canvas.text = text  # type: ignore[method-assign]
+    screen.draw(canvas)
+    return drawn
 
 
 def point_at(box: Box, beetle: int) -> None:
@@ -177,8 +200,49 @@ def test_a_visit_the_rules_forbid_is_refused_with_the_reason(tmp_path: Path) -> 
     point_at(box, 4)
     press(box, K3)  # Blau again
     assert screen.session.committed == before
-    assert screen.flash == "Mit Blau wurde schon getauscht"
+    assert screen.refused and "Mit Blau wurde schon getauscht" in texts_on(screen)
+    assert screen.flash == "Tausch Rot-Blau!"  # the last event stays
     assert VISIT + 4 not in screen.state.legal_actions()
+    press(box, K2)  # another beetle: the refusal is over
+    assert not screen.refused and "Mit Blau wurde schon getauscht" not in texts_on(screen)
+
+
+def test_a_leaf_result_names_the_player_who_spun(tmp_path: Path) -> None:
+    box = game_box(tmp_path)
+    screen = box.top
+    screen.spun(Sector(1))  # Spieler 1 spins a leaf; the turn passes at once
+    assert screen.state.seat() == 1
+    assert "Spieler 1 hat gedreht" in texts_on(screen)
+    box.settle()
+    screen.spun(Sector(3))
+    assert "Spieler 2 hat gedreht" in texts_on(screen)
+
+
+def test_a_visit_says_who_swapped_or_turned_away_and_who_went_to_the_ball() -> None:
+    assert visit_news(5, 4, False, []) == "Lila-Blau: weggedreht"
+    assert visit_news(5, 1, True, []) == "Tausch Lila-Orange!"
+    assert visit_news(5, 1, True, [1]) == "Tausch L-O! Orange zum Ball!"
+    assert visit_news(0, 2, True, [2]) == "Tausch Rot-Gelb! Gelb zum Ball!"
+    assert visit_news(3, 1, True, [1, 3]) == "Tausch T-O! Beide zum Ball!"
+    for a in range(8):
+        for b in range(8):
+            for ball in ([], [b], [b, a]):
+                for swapped in (True, False):
+                    news = visit_news(a, b, swapped, ball if swapped else [])
+                    assert Canvas.text_width(news, TINY) < WIDTH, news
+
+
+def test_a_beetle_at_the_ball_keeps_its_letter_on_the_flower(tmp_path: Path) -> None:
+    box = game_box(tmp_path, mode="physical")
+    screen = box.top
+    spun(box, 6)  # Blütenblatt Türkis
+    for other in (4, 5, 6, 7):
+        point_at(box, other)
+        press(box, K3, K1)  # a swap each: five colours
+    assert screen.state.place(3) == "ball" and screen.state.pending() == "spin"
+    box.clock.advance(2.0)
+    box.settle()
+    assert "T" in texts_on(screen)
 
 
 def test_a_report_that_contradicts_earlier_visits_is_confirmed_first(tmp_path: Path) -> None:

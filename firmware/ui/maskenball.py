@@ -82,10 +82,14 @@ class MaskenballScreen(GameScreen):
         self.alert = ""
         """Nochmal drehen, or a sensor fault: shown over the flower until the next spin."""
         self.result_until: float | None = None
+        self.spinner_seat = 0
+        """Who spun the result shown large (a leaf passes the turn at once)."""
         self.tips: Any = None
         self.tips_at = -1
         self.tips_asked = -1
         self.cursor_moved = False
+        self.refused = False
+        """Besuch was pressed on a beetle the rules forbid: its reason is highlighted."""
         self.over = False
         self.held: Outcome | None = None
 
@@ -152,6 +156,7 @@ class MaskenballScreen(GameScreen):
         if self.state.pending() != PENDING_SPIN:
             return
         before = (self.state.stump(), self.state.vine())
+        self.spinner_seat = self.state.seat()
         self.session.apply(SPIN + sector)
         self.alert = ""
         self.cursor_moved = False
@@ -207,13 +212,14 @@ class MaskenballScreen(GameScreen):
         i = options.index(self.cursor) if self.cursor in options else 0
         self.cursor = options[(i + step) % len(options)]
         self.cursor_moved = True
+        self.refused = False
 
     def visit(self) -> None:
         """Besuch: refused with the rule's reason when the rules forbid it."""
         state = self.state
         action = VISIT + self.cursor
         if action not in state.legal_actions():
-            self.flash = state.explain_illegal(action)
+            self.refused = True
             return
         self.play(action)
 
@@ -249,17 +255,16 @@ class MaskenballScreen(GameScreen):
         flyer, ball, reports = state.flyer(), state.ball(), len(state.reports())
         self.session.apply(action)
         self.cursor_moved = False
+        self.refused = False
         if FLY <= action < FLY + BEETLES:
             self.flash = f"{COLOURS[action - FLY]} fliegt los"
         elif action == HOME:
             self.flash = f"{COLOURS[flyer]} fliegt heim"
+        elif len(state.reports()) > reports:
+            a, b, swapped = state.reports()[-1]
+            self.flash = visit_news(a, b, swapped, state.ball()[len(ball) :])
         else:
-            events = []
-            if len(state.reports()) > reports:
-                a, b, swapped = state.reports()[-1]
-                events.append(f"Tausch {COLOURS[a]}-{COLOURS[b]}!" if swapped else "Weggedreht")
-            events += [f"{COLOURS[b]} zum Ball!" for b in state.ball()[len(ball) :]]
-            self.flash = " ".join(events)
+            self.flash = ""  # a visit waiting for the players' report
         self.advance()
 
     # --- tips ----------------------------------------------------------------
@@ -352,8 +357,8 @@ class MaskenballScreen(GameScreen):
                 self.home()
 
     # --- drawing -------------------------------------------------------------
-    def turn_name(self) -> str:
-        return f"Spieler {self.state.seat() + 1}"
+    def turn_name(self, seat: int | None = None) -> str:
+        return f"Spieler {(self.state.seat() if seat is None else seat) + 1}"
 
     def draw(self, canvas: Canvas) -> None:
         if self.service.busy:
@@ -392,7 +397,7 @@ class MaskenballScreen(GameScreen):
         """The spin's result large; a leaf shows the ants."""
         state = self.state
         sector = state.last_spin()
-        canvas.title(f"{self.turn_name()} hat gedreht")
+        canvas.title(f"{self.turn_name(self.spinner_seat)} hat gedreht")
         if sector is not None and is_petal(sector):
             canvas.text_center(11, "Blütenblatt", TEXT)
             canvas.text_center(22, COLOURS[petal_of(sector)], LARGE)
@@ -423,6 +428,8 @@ class MaskenballScreen(GameScreen):
             if b == self.cursor:
                 canvas.rect(box, fill=1)
                 canvas.text((x + 4, 21), COLOUR_CODES[b], SMALL, fill=0)
+                if b not in allowed:
+                    canvas.line((x, 29, x + 12, 20), fill=0)
             else:
                 canvas.text((x + 4, 21), COLOUR_CODES[b], SMALL)
                 if b in allowed:
@@ -444,7 +451,11 @@ class MaskenballScreen(GameScreen):
             note = "Tipp wird berechnet ..."
         else:
             note = ""
-        canvas.text((1, 40), note[:32], TINY)
+        if self.refused and note:
+            canvas.rect((0, 39, Canvas.text_width(note[:32], TINY) + 1, 45), fill=1)
+            canvas.text((1, 40), note[:32], TINY, fill=0)
+        else:
+            canvas.text((1, 40), note[:32], TINY)
         canvas.text((1, 47), self.flash[:32], TINY)
 
     def draw_report(self, canvas: Canvas) -> None:
@@ -476,6 +487,22 @@ class MaskenballScreen(GameScreen):
         }
 
 
+def visit_news(flyer: int, visited: int, swapped: bool, to_ball: list[int]) -> str:
+    """What a visit did, in one line of the panel: who swapped or turned away, and who
+    went to the ball. Colour names where they fit, else the petal letters for the pair."""
+    if not swapped:
+        return f"{COLOURS[flyer]}-{COLOURS[visited]}: weggedreht"
+    ball = ""
+    if len(to_ball) == 1:
+        ball = f" {COLOURS[to_ball[0]]} zum Ball!"
+    elif to_ball:
+        ball = " Beide zum Ball!"
+    news = f"Tausch {COLOURS[flyer]}-{COLOURS[visited]}!{ball}"
+    if Canvas.text_width(news, TINY) <= WIDTH - 1:
+        return news
+    return f"Tausch {COLOUR_CODES[flyer]}-{COLOUR_CODES[visited]}!{ball}"
+
+
 def _action_colour(action: int | None) -> str:
     if action is None:
         return "-"
@@ -485,13 +512,13 @@ def _action_colour(action: int | None) -> str:
 
 
 def draw_beetle(canvas: Canvas, x: int, y: int, state: Any, b: int) -> None:
-    """A beetle: its petal letter (hatched: the petal is empty), its dots, Flug or Ball."""
+    """A beetle: its petal letter (inverted while it sits on its petal; plain once the
+    petal is empty), its dots, Flug or Ball."""
     place = state.place(b)
-    if place == "ball":
-        canvas.hatch((x, y, x + 6, y + 7))
-    else:
+    on_petal = place != "ball"
+    if on_petal:
         canvas.rect((x, y, x + 6, y + 7), fill=1)
-        canvas.text((x + 1, y), COLOUR_CODES[b], SMALL, fill=0)
+    canvas.text((x + 1, y), COLOUR_CODES[b], SMALL, fill=0 if on_petal else 1)
     canvas.text((x + 9, y), colour_letters(state.dots(b)), SMALL)
     mark = {"ball": "Ball", "flying": "Flug"}.get(place, "")
     if mark:
