@@ -498,7 +498,7 @@ def visit_news(flyer: int, visited: int, swapped: bool, to_ball: list[int]) -> s
     elif to_ball:
         ball = " Beide zum Ball!"
     news = f"Tausch {COLOURS[flyer]}-{COLOURS[visited]}!{ball}"
-    if Canvas.text_width(news, TINY) <= WIDTH - 1:
+    if Canvas.text_width(news, TINY) <= WIDTH:
         return news
     return f"Tausch {COLOUR_CODES[flyer]}-{COLOUR_CODES[visited]}!{ball}"
 
