@@ -16,6 +16,7 @@ from spielleiter.hal.spinner import AS5600, Calibration, Outcome, Sector, System
 from spielleiter.hal.spinner_sim import MAGNET_NONE, SimClock, SimulatedAS5600Bus, SpinMotion
 from spielleiter.spinner_service import SpinnerService, SpinnerUnavailable
 from spielleiter.store import Store
+from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.menus import main_menu, settings_menu
 from spielleiter.ui.spinner_setup import CalibrationScreen, TrialSpinScreen
 
@@ -183,6 +184,41 @@ def test_calibration_without_a_reading_shows_why(tmp_path: Path) -> None:
     box.dispatch(K3)
     assert box.top.flash == "Kein Magnet erkannt"
     assert box.store.settings()["spinner.calibration"] is None
+
+
+def texts_on(screen: object) -> str:
+    """Every text the screen draws on the panel now, joined by spaces."""
+    canvas = Canvas()
+    drawn: list[str] = []
+    plain = canvas.text
+
+    def text(xy: tuple[int, int], text: str, size: str = "5x7", fill: int = 1) -> None:
+        drawn.append(text)
+        plain(xy, text, size, fill)
+
+    canvas.text = text  # type: ignore[method-assign]
+    screen.draw(canvas)  # type: ignore[attr-defined]
+    return " ".join(drawn)
+
+
+def test_a_sensor_that_does_not_answer_says_so_in_full(tmp_path: Path) -> None:
+    box, sim = sensor_box(tmp_path)
+    sim.address = 0x40  # the AS5600 answers no more
+    box.push(CalibrationScreen(box.spinner))
+    box.step()
+    assert "Drehsensor antwortet nicht" in texts_on(box.top)
+    box.dispatch(K3)
+    assert "Drehsensor antwortet nicht" in texts_on(box.top)
+
+
+def test_boundaries_out_of_order_say_so_in_full(tmp_path: Path) -> None:
+    box, sim = sensor_box(tmp_path)
+    box.push(CalibrationScreen(box.spinner))
+    box.dispatch(K3)  # OK: the zero
+    box.dispatch(K1)  # Ja: each boundary
+    for _ in range(16):
+        box.dispatch(K3)  # the arrow never moves
+    assert "Grenzen nicht der Reihe nach" in texts_on(box.top)
 
 
 def test_the_spinner_mode_setting_cycles_and_switches_the_sensor_off(tmp_path: Path) -> None:

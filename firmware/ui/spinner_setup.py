@@ -51,6 +51,19 @@ def draw_dial(
         canvas.rect((cx - 1, cy - 1, cx + 1, cy + 1), fill=1)
 
 
+def draw_message(canvas: Canvas, text: str) -> None:
+    """A line left of the dial: a reading, or a fault the players must read in full
+    ("Drehsensor antwortet nicht" takes two small lines)."""
+    if Canvas.text_width(text, SMALL) <= MESSAGE_WIDTH:
+        canvas.text((1, 46), text, SMALL)
+    else:
+        canvas.wrap((1, 43), text, TINY, MESSAGE_WIDTH)
+
+
+MESSAGE_WIDTH = 84
+"""Pixels left of the dial on the calibration and test spin screens."""
+
+
 def _polar(cx: int, cy: int, r: float, deg: float) -> tuple[int, int]:
     a = math.radians(deg)
     return round(cx + r * math.sin(a)), round(cy - r * math.cos(a))
@@ -164,13 +177,13 @@ class CalibrationScreen(Screen):
             canvas.text((1, y + 18), f"Blätter {sum(leaves) / len(leaves):.1f}°", SMALL)
             return
         if self.flash:
-            canvas.text((1, 46), self.flash[:16], SMALL)
+            draw_message(canvas, self.flash)
         elif live.get("angle_deg") is not None:
             where = live["sector"]
             name = sector_short(where) if where is not None else "Grenze"
             canvas.text((1, 46), f"{live['angle_deg']:5.1f}° {name}", SMALL)
         else:
-            canvas.text((1, 46), str(live.get("message") or "")[:16], SMALL)
+            draw_message(canvas, str(live.get("message") or ""))
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "spinner.calibration", "step": self.step, "live": self.live}
@@ -235,7 +248,7 @@ class TrialSpinScreen(Screen):
         fault = self.service.fault()
         message = fault or self.message
         if message:
-            canvas.text((1, 46), message[:16], SMALL)
+            draw_message(canvas, message)
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "spinner.test", "result": self.result, "message": self.message}
