@@ -22,6 +22,8 @@ from spielleiter.ui.besenbingo import (
     SheetScreen,
     TowerScreen,
 )
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import SIZES, TEXT
 from spielleiter.ui.games import SETUPS
 from spielleiter.ui.menus import main_menu, start_game
 from spielleiter.ui.widgets import ListMenu, Message
@@ -48,6 +50,27 @@ def game_box(tmp_path: Path, seats: list[Seat], mode: str = ui.DIGITAL, **kw: ob
 def press(box: Box, key: int) -> None:
     box.dispatch(KeyEvent(Key(key)))
     box.settle()
+
+
+class RecordingCanvas(Canvas):
+    """A canvas that keeps every text drawn on it, with where it ends on the right."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[tuple[str, int]] = []
+
+    def text(self, xy: tuple[int, int], text: str, size: str = TEXT, fill: int = 1) -> None:
+        self.texts.append((text, xy[0] + SIZES[size][0] * len(text)))
+        super().text(xy, text, size, fill)
+
+
+def shown(box: Box) -> list[str]:
+    """The texts on the top screen, each checked to end on the panel."""
+    canvas = RecordingCanvas()
+    box.top.draw(canvas)
+    for text, right in canvas.texts:
+        assert right <= WIDTH, f"{text!r} runs off the panel"
+    return [text for text, _ in canvas.texts]
 
 
 def play_first_choices(box: Box) -> None:
@@ -107,6 +130,16 @@ def test_the_menu_sets_up_a_paper_game(tmp_path: Path) -> None:
     assert state.is_terminal() and len(state.revealed) == REVEALS
     assert state.silent_tower == record.actions[0]
     assert store.get_value(ui.MODE_KEY) == "papier"
+
+
+def test_the_table_counts_cards_so_the_count_is_not_read_as_a_tower(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA], ui.PAPIER)
+    press(box, 4)
+    press(box, 4)
+    tower = box.top.state.current_tower
+    texts = shown(box)
+    assert "Karte 2/7" in texts and str(tower) in texts
+    assert not any(t.startswith("Turm ") for t in texts)
 
 
 # --- digital play -----------------------------------------------------------------
@@ -196,6 +229,31 @@ def test_the_witch_key_steps_through_the_witches_next_to_the_tower(tmp_path: Pat
     assert seen == set(sheet.candidates())
 
 
+def test_a_computers_sheet_shows_its_whole_template_name(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK], templates=["Blocksberg", "Walpurgisnacht"])
+    press(box, 4)
+    press(box, 4)  # Anna crosses; the computer's result follows
+    assert isinstance(box.top, ResultsScreen)
+    press(box, 3)
+    sheet = box.top
+    assert isinstance(sheet, SheetScreen) and sheet.readonly
+    assert "Walpurgisnacht" in "".join(shown(box)).replace("-", "")  # on two lines
+
+
+def test_a_sheet_says_when_only_the_minus_field_is_left(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA])
+    table = box.top
+    sheet_state = table.state.sheets[0]
+    for _ in range(60):
+        press(box, 4)
+        if isinstance(box.top, SheetScreen) and table.state.choices(0)[0]["action"] == MINUS:
+            break
+    else:
+        raise AssertionError("no tower left only the minus field")
+    assert "nichts passt" in shown(box)
+    assert sheet_state is table.state.sheets[0]
+
+
 def test_two_humans_take_turns_on_their_own_sheets(tmp_path: Path) -> None:
     box = game_box(tmp_path, [ANNA, Seat("Bert")])
     press(box, 4)
@@ -241,6 +299,14 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     assert [r.id for r in box.store.records()] == [table.session.record_id]
 
 
+def test_a_negative_score_to_beat_fits_the_table(tmp_path: Path) -> None:
+    box = empty_box(tmp_path)
+    box.store.set_value(ui.SOLO_KEY, {"Anna": -16})
+    ui.new_game(box, [ANNA], rounds=3)
+    box.settle()
+    assert "Zu schlagen: -16" in shown(box)
+
+
 def test_solo_rounds_keep_the_score_to_beat(tmp_path: Path) -> None:
     box = game_box(tmp_path, [ANNA], rounds=3)
     first = box.top
@@ -252,6 +318,7 @@ def test_solo_rounds_keep_the_score_to_beat(tmp_path: Path) -> None:
     second = box.top
     assert isinstance(second, TowerScreen) and second is not first
     assert second.solo["round"] == 2 and second.solo["to_beat"] == score
+    assert f"Zu schlagen: {score}" in shown(box)  # the score to beat, while playing
     names = [first.state.sheets[0].template.name, second.state.sheets[0].template.name]
     assert names[0] != names[1]
     play_first_choices(box)

@@ -405,7 +405,7 @@ class TowerScreen(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         state = self.state
         revealed = state.revealed
-        right = f"Turm {len(revealed)}/{REVEALS}"
+        right = f"Karte {len(revealed)}/{REVEALS}"  # "Turm N" is a tower's number elsewhere
         title = "Besenbingo"
         if self.solo is not None:
             title = f"Durchgang {self.solo['round']}/{self.solo['rounds']}"
@@ -418,7 +418,10 @@ class TowerScreen(GameScreen):
         canvas.text((x, y + 9), shown, SMALL)
         deck = max(0, len(state.towers_left()) - 1)  # the silent tower lies apart
         canvas.text((x, y + 18), f"Im Stapel: {deck}", SMALL)
-        canvas.text((x, y + 27), "Stiller Turm: ?", SMALL)
+        to_beat = self.solo.get("to_beat") if self.solo is not None else None
+        last = "Stiller Turm: ?" if to_beat is None else f"Zu schlagen: {to_beat}"
+        fits = canvas.text_width(last, SMALL) <= WIDTH - x
+        canvas.text((x, y + 27), last, SMALL if fits else TINY)
         status = self.status_line()
         fits = canvas.text_width(status, SMALL) <= WIDTH - 2
         canvas.text((2, y + 35 if fits else y + 36), status, SMALL if fits else TINY)
@@ -604,11 +607,13 @@ class SheetScreen(_InGame):
         canvas.text((x, 8), f"Turm {state.current_tower or '-'} {state.scores()[self.seat]}P", TINY)
         canvas.line((x, 15, WIDTH - 1, 15))
         if self.readonly:
-            canvas.text((x, 18), self.template.name[:10], SMALL)
+            self.draw_template_name(canvas, x, 18)
             return
         field = self.template.witch_field(self.cell) if self.cell is not None else None
         if self.row == "minus":
             canvas.text((x, 18), "Minusfeld", SMALL)
+            if [c["action"] for c in state.choices(self.seat)] == [MINUS]:
+                canvas.text((x, 26), "nichts passt", TINY)
         elif field is not None:
             canvas.text((x, 18), field.witch[:10], SMALL)
             canvas.text((x, 26), f"mit {field.copilot}", TINY)
@@ -619,6 +624,19 @@ class SheetScreen(_InGame):
         else:
             canvas.text((x, 41), f"{choice['gain']:+d} Punkte", TINY)
         canvas.text((x, 48), f"{len(state.choices(self.seat))} erlaubt", TINY)
+
+    def draw_template_name(self, canvas: Canvas, x: int, y: int) -> None:
+        """The template's name in the panel: small, else tiny, else small on two lines
+        with a hyphen ("Walpurgi-" "snacht")."""
+        name = self.template.name
+        width = WIDTH - x
+        for size in (SMALL, TINY):
+            if canvas.text_width(name, size) <= width:
+                canvas.text((x, y), name, size)
+                return
+        per_line = width // canvas.text_width("x", SMALL)
+        canvas.text((x, y), name[: per_line - 1] + "-", SMALL)
+        canvas.text((x, y + 8), name[per_line - 1 : 2 * per_line - 1], SMALL)
 
     def bar_fields(self, row: str) -> list[tuple[str, int]]:
         """(text, value) of each field of a score-bar row."""
