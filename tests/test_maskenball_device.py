@@ -338,6 +338,17 @@ def test_a_sensor_fault_shows_the_message_and_gives_no_result(tmp_path: Path) ->
     assert_golden(box.frame().image, "maskenball_sensor_fault")
 
 
+def test_a_sensor_that_does_not_answer_says_so_in_full_over_the_flower(tmp_path: Path) -> None:
+    bus = SimulatedAS5600Bus(SimClock(), seed=4)
+    box = game_box(tmp_path, mode="physical", sensor=bus)
+    bus.address = 0x40  # the AS5600 answers no more
+    box.spinner.run_sampler(0.5)
+    box.settle()
+    drawn = [t for t in texts_on(box.top) if t and t in "Drehsensor antwortet nicht"]
+    assert " ".join(drawn) == "Drehsensor antwortet nicht"
+    assert drawn == ["Drehsensor", "antwortet nicht"]
+
+
 def test_the_magnet_lost_mid_spin_gives_no_result(tmp_path: Path) -> None:
     clock = SimClock()
     bus = SimulatedAS5600Bus(clock, seed=4)

@@ -16,6 +16,7 @@ hidden groups at the start and plays the magnets.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from ..games.base import sample_chance
@@ -382,11 +383,7 @@ class MaskenballScreen(GameScreen):
         canvas.text((1, 49), self.flash[:32], TINY)
         alert = self.service.fault() or self.alert
         if alert:
-            width = Canvas.text_width(alert, TEXT) + 8
-            x0 = (WIDTH - width) // 2
-            canvas.rect((x0, 16, x0 + width, 34), fill=0)
-            canvas.rect((x0 + 1, 17, x0 + width - 1, 33), fill=1)
-            canvas.text((x0 + 4, 20), alert, TEXT, fill=0)
+            draw_alert(canvas, alert)
 
     def draw_spinning(self, canvas: Canvas) -> None:
         canvas.title(f"{self.turn_name()} dreht ...")
@@ -523,6 +520,20 @@ def draw_beetle(canvas: Canvas, x: int, y: int, state: Any, b: int) -> None:
     mark = {"ball": "Ball", "flying": "Flug"}.get(place, "")
     if mark:
         canvas.text((x + 37, y + 1), mark, TINY)
+
+
+def draw_alert(canvas: Canvas, alert: str) -> None:
+    """A box over the flower with a message the players must not miss, on two lines
+    when one is too narrow ("Drehsensor antwortet nicht")."""
+    lines = textwrap.wrap(alert, (WIDTH - 12) // Canvas.text_width("x", TEXT))
+    width = max(Canvas.text_width(line, TEXT) for line in lines) + 8
+    x0 = (WIDTH - width) // 2
+    y0 = 16 - 5 * (len(lines) - 1)
+    y1 = y0 + 7 + 11 * len(lines)
+    canvas.rect((x0, y0, x0 + width, y1), fill=0)
+    canvas.rect((x0 + 1, y0 + 1, x0 + width - 1, y1 - 1), fill=1)
+    for i, line in enumerate(lines):
+        canvas.text((x0 + 4, y0 + 4 + 11 * i), line, TEXT, fill=0)
 
 
 def draw_ants(canvas: Canvas, y: int, state: Any) -> None:
