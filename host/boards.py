@@ -7,7 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
+from .device import (
+    EXIT_INVALID,
+    Device,
+    HostError,
+    add_connection_args,
+    read_json,
+    report,
+    run_with_device,
+)
 from .output import print_json, table, write_text
 
 
@@ -24,8 +32,12 @@ def register(subparsers: Any) -> None:
     get.set_defaults(func=boards_get)
     put = sub.add_parser("put", help="upload boards; all are checked before any is stored")
     put.add_argument("game")
-    put.add_argument("file", type=Path, help="JSON: one board (with --name) or {name: board}")
-    put.add_argument("--name", help="the name of the single board in FILE")
+    put.add_argument(
+        "file", type=Path, help="JSON: one board (as `boards get` writes it) or {name: board}"
+    )
+    put.add_argument(
+        "--name", help="store the single board in FILE under this name (default: its own name)"
+    )
     put.set_defaults(func=boards_put)
     delete = sub.add_parser("delete", help="delete an uploaded board")
     delete.add_argument("game")
@@ -65,23 +77,39 @@ def boards_get(args: argparse.Namespace) -> int:
 
 
 def load_boards(path: Path, name: str | None) -> dict[str, Any]:
-    """A board file as {name: board}: a single board needs --name."""
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise HostError(f"cannot read {path}: {exc}") from None
-    if name is not None:
-        return {name: data}
-    if not isinstance(data, dict) or not data:
-        err = HostError(f"{path}: give --name NAME for a single board, or a {{name: board}} file")
-        err.exit_code = EXIT_INVALID
-        raise err
-    return data
+    """A board file as {name: board}.
+
+    A file of {name: board, ...} (every value an object) is uploaded as it is. A single
+    board (what `boards get` writes) is stored under --name, else under its own "name";
+    --name also becomes the board's "name", so the box shows one name for it.
+    """
+    data = read_json(path)
+    single = name is not None or not (
+        isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values())
+    )
+    if not single:
+        return data
+    own = data.get("name") if isinstance(data, dict) else None
+    if name is None:
+        if not isinstance(own, str) or not own.strip():
+            err = HostError(
+                f"{path}: give --name NAME for a single board, or a {{name: board}} file"
+            )
+            err.exit_code = EXIT_INVALID
+            raise err
+        name = own.strip()
+    elif isinstance(own, str):
+        data = {**data, "name": name}
+    return {name: data}
 
 
 def boards_put(args: argparse.Namespace) -> int:
-    def body(box: Device) -> int:
+    try:
         items = load_boards(args.file, args.name)
+    except HostError as exc:
+        return report(exc)
+
+    def body(box: Device) -> int:
         result = box.call("boards.put", game=args.game, boards=items)
         if args.json:
             print_json(result)

@@ -28,10 +28,27 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+class _CommandHelp(argparse.HelpFormatter):
+    """Each command and its description on one line.
+
+    argparse measures the command names without their indent, so the longest ones
+    would wrap onto a line of their own: reserve room for them.
+    """
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=24)
+        self._action_max_length = 18
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     parser = argparse.ArgumentParser(
-        prog="spielleiter-host", description="Talk to a Spielleiter box; offline tools."
+        prog="spielleiter-host",
+        description="Talk to a Spielleiter box over its USB cable; offline tools.",
+        epilog="`spielleiter-host COMMAND --help` tells more. The box is found by its USB"
+        " id; --port PORT (or $SPIELLEITER_PORT) names another port. docs/host.md has"
+        " the exit codes.",
+        formatter_class=_CommandHelp,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -46,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print("abgebrochen", file=sys.stderr)
+        print("spielleiter-host: interrupted", file=sys.stderr)
         return 130
 
 

@@ -25,6 +25,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import serial
@@ -45,6 +46,7 @@ PORT_ENV = "SPIELLEITER_PORT"
 
 # Exit codes: 1 the box refused the request, 2 usage (argparse), then one per failure.
 EXIT_REFUSED = 1
+EXIT_USAGE = 2
 EXIT_NO_DEVICE = 3
 EXIT_BUSY = 4
 EXIT_TIMEOUT = 5
@@ -60,6 +62,12 @@ class HostError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class UsageError(HostError):
+    """A wrong command line, or a file named on it that cannot be read or written."""
+
+    exit_code = EXIT_USAGE
 
 
 class NoDeviceError(HostError):
@@ -150,6 +158,8 @@ def _open_serial(port: str) -> serial.Serial:
             ) from None
         if cause == errno.ENOENT or "no such file" in text.lower():
             raise NoDeviceError(f"{port} does not exist: is the box plugged in?") from None
+        if cause in (errno.ENOTTY, errno.EISDIR) or "inappropriate ioctl" in text.lower():
+            raise NoDeviceError(f"{port} is not a serial port: name the box's port") from None
         raise NoDeviceError(f"cannot open {port}: {text}") from None
 
 
@@ -183,7 +193,12 @@ class Device:
         self._port.reset_input_buffer()
         self._port.write(b"\n")
         self.hello = self.call("hello")
-        theirs = self.hello.get("protocol") if isinstance(self.hello, dict) else None
+        if not isinstance(self.hello, dict) or "protocol" not in self.hello:
+            raise ProtocolError(
+                f"the device on {self.name} does not speak the Spielleiter protocol"
+                f" (its hello answer was {json.dumps(self.hello)[:60]})"
+            )
+        theirs = self.hello["protocol"]
         if theirs != PROTOCOL_VERSION:
             raise ProtocolError(
                 f"the box on {self.name} speaks link protocol {theirs!r}, this spielleiter-host"
@@ -236,6 +251,9 @@ class Device:
             if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
                 strange = strange or line
                 continue
+            if "result" not in message and "error" not in message:
+                strange = strange or line  # an echo of our request, or a request to us
+                continue
             if message.get("id") != request_id:
                 continue  # an answer to an earlier session's request
             if "error" in message:
@@ -279,17 +297,55 @@ def run_with_device(args: argparse.Namespace, body: Callable[[Device], int | Non
         with Device.open(args.port, args.timeout) as box:
             return int(body(box) or 0)
     except HostError as exc:
-        print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
-        return exc.exit_code
+        return report(exc)
     except BrokenPipeError:  # the output went to `head` or similar, which has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def until_interrupted(step: Callable[[], None], interval: float) -> int:
+    """Repeat `step` every `interval` seconds until Ctrl-C, the usual way to end it (0)."""
+    try:
+        while True:
+            step()
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        print()
+        return 0
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file named on the command line; UsageError when it cannot be read."""
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+    except ValueError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Save a download; UsageError when the file cannot be written."""
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def report(exc: HostError) -> int:
+    """Tell the person what went wrong; the exit code for the script."""
+    print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
+    return exc.exit_code
 
 
 def describe(exc: HostError) -> str:
     """The message, with the bad field named for validation errors."""
     if isinstance(exc, RemoteError) and exc.code == VALIDATION_ERROR:
         return f"refused: {exc.message}"
+    if isinstance(exc, RemoteError) and exc.code == PIN_REQUIRED:
+        return "an admin PIN is set: give it with --pin"
     return exc.message
 
 
@@ -301,7 +357,5 @@ def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> A
         return box.call(method, **params)
     except RemoteError as exc:
         if exc.code != PIN_REQUIRED or not sys.stdin.isatty():
-            if exc.code == PIN_REQUIRED:
-                exc.message += " (use --pin)"
             raise
     return box.call(method, pin=getpass.getpass("admin PIN: "), **params)

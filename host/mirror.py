@@ -9,14 +9,21 @@ from __future__ import annotations
 import argparse
 import base64
 import io
+import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from .device import Device, HostError, add_connection_args, run_with_device
+from .device import (
+    Device,
+    HostError,
+    add_connection_args,
+    run_with_device,
+    until_interrupted,
+    write_file,
+)
 from .output import print_json
 
 _BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
@@ -26,9 +33,22 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("mirror", help="show the box's screen live in the terminal")
     parser.add_argument("--once", action="store_true", help="show one frame and stop")
     parser.add_argument("--png", type=Path, help="also save the (last) frame as a PNG file")
-    parser.add_argument("--interval", type=float, default=0.25, help="seconds between frames")
+    parser.add_argument(
+        "--interval", type=seconds, default=0.25, help="seconds between frames (Ctrl-C ends)"
+    )
     add_connection_args(parser)
     parser.set_defaults(func=mirror)
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds, for --interval."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} s: give more than 0 and at most 3600")
+    return value
 
 
 def decode_png(png: bytes) -> Image.Image:
@@ -54,31 +74,44 @@ def half_blocks(image: Image.Image) -> str:
     return "\n".join(lines)
 
 
-def _summary_line(summary: dict[str, Any]) -> str:
-    return "  ".join(f"{k}: {v}" for k, v in summary.items())
+def summary_line(summary: dict[str, Any]) -> str:
+    """What the screen shows, in one line: key: value, lists joined with commas."""
+    return "  ".join(f"{k}: {_plain(v)}" for k, v in summary.items())
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return "-" if value is None else str(value)
 
 
 def mirror(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         first = True
-        while True:
+
+        def frame() -> None:
+            nonlocal first
             result = box.call("screen")
             png = base64.b64decode(result["png"])
             if args.png:
-                args.png.write_bytes(png)
+                write_file(args.png, png)
             if args.json:
                 print_json(result)
             else:
-                text = half_blocks(decode_png(png)) + "\n" + _summary_line(result["summary"])
+                text = half_blocks(decode_png(png)) + "\n" + summary_line(result["summary"])
                 if args.once:
                     sys.stdout.write(text + "\n")
                 else:
                     home = "\x1b[2J\x1b[H" if first else "\x1b[H"
                     sys.stdout.write(home + text + "\x1b[K\n")
-                sys.stdout.flush()
-            if args.once:
-                return 0
+            sys.stdout.flush()
             first = False
-            time.sleep(args.interval)
+
+        if args.once:
+            frame()
+            return 0
+        return until_interrupted(frame, args.interval)
 
     return run_with_device(args, body)

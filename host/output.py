@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .device import write_file
+
 
 def print_json(value: Any) -> None:
     """A result as indented JSON with stable key order."""
@@ -16,7 +18,7 @@ def print_json(value: Any) -> None:
 def write_text(text: str, output: Path | None) -> None:
     """Text to a file when one is named (a download), else to the terminal."""
     if output is not None:
-        output.write_text(text + "\n", "utf-8")
+        write_file(output, (text + "\n").encode("utf-8"))
     else:
         print(text)
 

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
+from .device import (
+    EXIT_INVALID,
+    Device,
+    HostError,
+    UsageError,
+    add_connection_args,
+    call_with_pin,
+    read_json,
+    report,
+    run_with_device,
+)
 from .output import print_json, table
 
 
@@ -21,7 +32,9 @@ def register(subparsers: Any) -> None:
     put = sub.add_parser("set", help="change settings, all or nothing")
     put.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
     put.add_argument("--file", type=Path, help="a JSON object of settings (e.g. from get --json)")
-    put.add_argument("--pin", help="the admin PIN (needed to change admin.pin once set)")
+    put.add_argument(
+        "--pin", help="the admin PIN, to change admin.pin once set (asked for at a terminal)"
+    )
     add_connection_args(put)
     put.set_defaults(func=settings_set)
 
@@ -30,9 +43,15 @@ def settings_get(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         result = box.call("settings.get")
         values = result["settings"]
+        if "admin.pin" in args.keys:
+            raise HostError(
+                "the box never shows the admin PIN; `settings get` says whether one is set"
+            )
         unknown = [k for k in args.keys if k not in values]
         if unknown:
-            raise HostError(f"no such setting: {', '.join(unknown)}")
+            raise HostError(
+                f"no such setting: {', '.join(unknown)} (`settings get` lists them all)"
+            )
         keys = args.keys or sorted(values)
         if args.json:
             print_json({k: values[k] for k in keys})
@@ -54,18 +73,25 @@ def settings_get(args: argparse.Namespace) -> int:
 
 
 def settings_set(args: argparse.Namespace) -> int:
+    try:
+        from_file = _read_file(args.file) if args.file else {}
+        for text in args.assignments:
+            split_assignment(text)
+        if not from_file and not args.assignments:
+            raise UsageError("nothing to set: give KEY=VALUE or --file")
+    except HostError as exc:
+        return report(exc)
+
     def body(box: Device) -> int:
         current = box.call("settings.get")
-        changes = _read_file(args.file) if args.file else {}
+        changes = dict(from_file)
         for text in args.assignments:
             key, value = parse_assignment(text, current["defaults"])
             changes[key] = value
-        if not changes:
-            raise HostError("nothing to set: give KEY=VALUE or --file")
-        params: dict[str, Any] = {"changes": changes}
-        if args.pin is not None:
-            params["pin"] = args.pin
-        result = box.call("settings.set", **params)
+        if "admin.pin" in changes:
+            result = call_with_pin(box, "settings.set", args.pin, changes=changes)
+        else:
+            result = box.call("settings.set", changes=changes)
         if args.json:
             print_json(result)
         else:
@@ -73,18 +99,23 @@ def settings_set(args: argparse.Namespace) -> int:
                 shown = "(set)" if key == "admin.pin" else _show(result["settings"].get(key))
                 print(f"{key} = {shown}")
         if "warning" in result:
-            print(f"warning: {result['warning']}")
+            print(f"spielleiter-host: warning: {result['warning']}", file=sys.stderr)
         return 0
 
     return run_with_device(args, body)
 
 
+def split_assignment(text: str) -> tuple[str, str]:
+    """KEY=VALUE as (key, raw value); UsageError without a key or an "="."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise UsageError(f"{text!r}: write KEY=VALUE, e.g. clock.seconds=15")
+    return key.strip(), raw
+
+
 def parse_assignment(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
     """KEY=VALUE with VALUE as JSON, or as text where the setting is text (e.g. a PIN)."""
-    key, sep, raw = text.partition("=")
-    if not sep or not key:
-        raise HostError(f"{text!r}: write KEY=VALUE")
-    key = key.strip()
+    key, raw = split_assignment(text)
     if isinstance(defaults.get(key, 0), str) or key == "admin.pin":
         return key, raw
     try:
@@ -94,10 +125,7 @@ def parse_assignment(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise HostError(f"cannot read {path}: {exc}") from None
+    data = read_json(path)
     if isinstance(data, dict) and isinstance(data.get("settings"), dict):
         data = data["settings"]
     if not isinstance(data, dict):

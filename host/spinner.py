@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 from typing import Any
 
-from .device import EXIT_INVALID, Device, HostError, add_connection_args, run_with_device
+from .device import (
+    EXIT_INVALID,
+    Device,
+    HostError,
+    UsageError,
+    add_connection_args,
+    read_json,
+    report,
+    run_with_device,
+    until_interrupted,
+)
+from .mirror import seconds
 from .output import print_json, table
 
 
@@ -16,10 +26,18 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("spinner", help="read or calibrate the spinner")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     read = sub.add_parser("read", help="what the spinner shows now")
-    read.add_argument("--watch", action="store_true", help="read again every --interval")
-    read.add_argument("--interval", type=float, default=0.5)
+    read.add_argument(
+        "--watch", action="store_true", help="read again every --interval (Ctrl-C ends)"
+    )
+    read.add_argument("--interval", type=seconds, default=0.5, help="seconds between readings")
     read.set_defaults(func=spinner_read)
-    cal = sub.add_parser("calibrate", help="send calibration parameters (docs/spinner.md)")
+    cal = sub.add_parser(
+        "calibrate",
+        help="send calibration parameters (docs/spinner.md)",
+        description="Calibrate the spinner: action=zero (the arrow points at the middle of"
+        " petal 1 now), action=reset, action=boundaries readings=[16 angles], or"
+        " calibration={...} (see docs/spinner.md).",
+    )
     cal.add_argument("--file", type=Path, help="a JSON object of calibration parameters")
     cal.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
     cal.set_defaults(func=spinner_calibrate)
@@ -29,18 +47,27 @@ def register(subparsers: Any) -> None:
 
 def spinner_read(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
-        while True:
+        if not args.watch:
+            return _show(args, box.call("spinner.read"))
+
+        def reading() -> None:
             _show(args, box.call("spinner.read"))
-            if not args.watch:
-                return 0
-            time.sleep(args.interval)
+            print(flush=True)
+
+        return until_interrupted(reading, args.interval)
 
     return run_with_device(args, body)
 
 
 def spinner_calibrate(args: argparse.Namespace) -> int:
-    def body(box: Device) -> int:
+    try:
         params = calibration_params(args.file, args.assignments)
+    except HostError as exc:
+        return report(exc)
+    if not params:
+        return report(UsageError("nothing to send: give e.g. action=zero, or --file"))
+
+    def body(box: Device) -> int:
         return _show(args, box.call("spinner.calibrate", **params))
 
     return run_with_device(args, body)
@@ -50,10 +77,7 @@ def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, A
     """The parameters from a file and KEY=VALUE pairs (the pairs win)."""
     params: dict[str, Any] = {}
     if path is not None:
-        try:
-            params = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise HostError(f"cannot read {path}: {exc}") from None
+        params = read_json(path)
         if not isinstance(params, dict):
             err = HostError(f"{path}: calibration parameters are a JSON object")
             err.exit_code = EXIT_INVALID
@@ -61,7 +85,7 @@ def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, A
     for text in assignments:
         key, sep, raw = text.partition("=")
         if not sep or not key:
-            raise HostError(f"{text!r}: write KEY=VALUE")
+            raise UsageError(f"{text!r}: write KEY=VALUE, e.g. action=zero")
         try:
             params[key] = json.loads(raw)
         except ValueError:

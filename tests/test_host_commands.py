@@ -246,3 +246,128 @@ def test_another_protocol_version_is_refused(host, monkeypatch):
     monkeypatch.setattr(host_device, "PROTOCOL_VERSION", 2)
     code, _, err = host("info")
     assert code == 6 and "speaks link protocol 1" in err and "speaks 2" in err
+
+
+# --- what a person meets at the laptop ------------------------------------------------
+def test_the_command_list_has_one_line_per_command_with_its_description(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("info", "settings", "leaderboard", "records", "mirror", "tournament"):
+        line = next(x for x in out.splitlines() if x.strip().startswith(command))
+        assert len(line.split()) > 1, line
+
+
+def test_a_board_as_downloaded_is_stored_under_its_own_name(host, store, tmp_path):
+    upload = tmp_path / "eigen.json"
+    upload.write_text(json.dumps({"name": "Eigen", "rows": [4, 5]}))
+    assert host("boards", "put", GAME, str(upload))[0] == 0
+    assert store.boards(GAME)["Eigen"] == {"name": "Eigen", "rows": [4, 5]}
+
+
+def test_name_option_also_renames_the_board_inside(host, store, tmp_path):
+    upload = tmp_path / "kopie.json"
+    upload.write_text(json.dumps({"name": "Standard", "rows": [4, 5]}))
+    assert host("boards", "put", GAME, str(upload), "--name", "Eigen")[0] == 0
+    assert store.boards(GAME)["Eigen"] == {"name": "Eigen", "rows": [4, 5]}
+
+
+def test_a_single_board_without_a_name_asks_for_one(host, tmp_path):
+    upload = tmp_path / "ohne.json"
+    upload.write_text(json.dumps({"rows": [4, 5]}))
+    code, _, err = host("boards", "put", GAME, str(upload))
+    assert code == 7 and "--name" in err
+
+
+def test_a_board_file_that_cannot_be_read_is_a_usage_error(host, tmp_path):
+    code, _, err = host("boards", "put", GAME, str(tmp_path / "fehlt.json"), "--name", "X")
+    assert code == 2 and "cannot read" in err and "Errno" not in err
+    broken = tmp_path / "kaputt.json"
+    broken.write_text('{"rows": [4,')
+    code, _, err = host("boards", "put", GAME, str(broken), "--name", "X")
+    assert code == 2 and "is not JSON" in err
+
+
+def test_a_download_to_a_missing_folder_says_so(host, store, tmp_path):
+    code, _, err = host("mirror", "--once", "--png", str(tmp_path / "fehlt" / "x.png"))
+    assert code == 2 and "cannot write" in err
+    rid = store.start_record(Record(GAME, {}, [Seat("Anna")], [1]))
+    code, _, err = host("records", "get", str(rid), "-o", str(tmp_path / "fehlt" / "r.json"))
+    assert code == 2 and "cannot write" in err
+
+
+def test_a_wrong_assignment_or_nothing_to_set_is_a_usage_error(host, store):
+    code, _, err = host("settings", "set", "clockseconds")
+    assert code == 2 and "KEY=VALUE" in err
+    assert host("settings", "set")[0] == 2
+    assert host("spinner", "calibrate")[0] == 2
+
+
+def test_changing_a_set_pin_without_it_names_the_option(host, store):
+    store.set_settings({"admin.pin": "1234"})
+    code, _, err = host("settings", "set", "admin.pin=5678")
+    assert code == 1 and "give it with --pin" in err
+    assert host("settings", "set", "admin.pin=5678", "--pin", "1234")[0] == 0
+    assert store.setting("admin.pin") == "5678"
+
+
+def test_asking_for_the_pin_setting_explains_that_it_is_never_shown(host, store):
+    code, _, err = host("settings", "get", "admin.pin")
+    assert code == 1 and "never shows the admin PIN" in err
+
+
+def test_a_warning_from_the_box_goes_to_stderr(host, store):
+    code, out, err = host("settings", "set", "serial.port=/dev/ttyAMA0")
+    assert code == 0 and "serial.port" in out and "warning" in err and "warning" not in out
+
+
+def test_ctrl_c_ends_the_live_mirror_normally(host, monkeypatch):
+    def interrupt(_seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(host_device.time, "sleep", interrupt)
+    code, out, err = host("mirror")
+    assert code == 0 and "█" in out and err == ""
+    code, out, _ = host("spinner", "read", "--watch")
+    assert code == 0 and out
+
+
+def test_the_mirror_interval_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["mirror", "--interval", "0"])
+    assert info.value.code == 2 and "more than 0" in capsys.readouterr().err
+
+
+def test_the_screen_summary_reads_as_words(host, fake):
+    fake.summary = {"screen": "menu", "items": ["Speedtombola", "Bestenliste"], "game": None}
+    out = host("mirror", "--once")[1]
+    assert out.splitlines()[-1] == "screen: menu  items: Speedtombola, Bestenliste  game: -"
+
+
+def test_a_file_is_not_a_serial_port(tmp_path, capsys):
+    plain = tmp_path / "ttyFAKE"
+    plain.write_text("")
+    assert main(["info", "--port", str(plain)]) == 3
+    assert "is not a serial port" in capsys.readouterr().err
+
+
+def test_a_port_that_echoes_is_not_a_box(silent_pty, capsys):
+    master, path = silent_pty
+    stop = threading.Event()
+
+    def echo() -> None:
+        while not stop.is_set():
+            try:
+                os.write(master, os.read(master, 1024))
+            except BlockingIOError:
+                stop.wait(0.01)
+
+    os.set_blocking(master, False)
+    thread = threading.Thread(target=echo, daemon=True)
+    thread.start()
+    try:
+        assert main(["info", "--port", path, "--timeout", "0.5"]) == 6
+    finally:
+        stop.set()
+        thread.join()
+    assert "does not speak the Spielleiter protocol" in capsys.readouterr().err

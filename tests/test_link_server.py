@@ -138,6 +138,12 @@ def test_changing_the_admin_pin_needs_the_current_one(box, store):
     assert store.setting("admin.pin") == "5678"
 
 
+def test_changing_the_serial_port_warns_that_it_takes_effect_at_the_next_start(box, store):
+    result = box.call("settings.set", changes={"serial.port": "/dev/ttyAMA0"})
+    assert store.setting("serial.port") == "/dev/ttyAMA0" and "starts again" in result["warning"]
+    assert "warning" not in box.call("settings.set", changes={"clock.seconds": 20})
+
+
 def test_a_device_that_cannot_apply_a_setting_now_still_keeps_it(box, store, device, monkeypatch):
     def fail(settings):
         raise RuntimeError("display busy")
@@ -184,6 +190,8 @@ def test_board_mistakes_are_named(box):
     assert refused(box, "boards.get", game=GAME, name="x").code == protocol.NOT_FOUND
     assert refused(box, "boards.put", game=GAME, boards={}).data["path"] == "boards"
     assert refused(box, "boards.put", game=GAME, boards={"": {"rows": [1, 2, 3]}}).code == 1
+    whole = refused(box, "boards.put", game=GAME, boards={"Eigen": {"rows": [1], "x": 2}})
+    assert whole.data["path"] == "" and whole.message.startswith("a board is")
     shipped = refused(box, "boards.delete", game=GAME, name="Standard")
     assert shipped.code == protocol.NOT_FOUND and "shipped" in shipped.message
 
@@ -252,6 +260,20 @@ def test_bad_names_are_refused_and_none_is_stored(box, store):
         err = refused(box, "names.add", names=["Gut", bad])
         assert err.data["path"] == "names[1]", bad
     assert store.names() == []
+
+
+
+def test_names_the_screen_cannot_show_are_refused_naming_the_characters(box, store):
+    for bad in ("🎲Würfel", "Łukasz", "👨‍👩‍👧"):
+        err = refused(box, "names.add", names=[bad])
+        assert err.code == protocol.VALIDATION_ERROR and "cannot show" in err.message, bad
+    assert "'🎲'" in refused(box, "names.add", names=["🎲Würfel"]).message
+    assert store.names() == []
+
+
+def test_a_name_with_a_combining_accent_is_stored_as_one_letter(box, store):
+    assert box.call("names.add", names=["Rene\u0301"])["names"] == ["René"]
+    assert box.call("names.add", names=["Ma\u0308x", "Ärger für Jörg ß"])["names"][1] == "Mäx"
 
 
 # --- screen and spinner ---------------------------------------------------------

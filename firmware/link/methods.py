@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ from .protocol import (
 )
 
 PIN_SETTING = "admin.pin"
+SERIAL_SETTING = "serial.port"
 NAME_MAX = 16
 """The longest player name the device accepts (it must fit the 128-pixel screen)."""
 RECORDS_MAX = 1000
@@ -41,7 +43,7 @@ class LinkDevice(Protocol):
     store: Store
 
     def hello(self) -> dict[str, Any]:
-        """{"firmware": version, "hardware": {part: what was found}, "uptime": seconds,
+        """{"firmware": version, "hardware": {part: what was found}, "uptime_s": seconds,
         "game": the current game's name or None}; more keys are passed on."""
         ...
 
@@ -114,7 +116,9 @@ def _params(
 
 
 def _validation(path: str, message: str) -> RpcError:
-    return RpcError(VALIDATION_ERROR, f"{path}: {message}", {"path": path, "message": message})
+    """A refused value; the message starts with its path (none for the whole value)."""
+    text = f"{path}: {message}" if path else message
+    return RpcError(VALIDATION_ERROR, text, {"path": path, "message": message})
 
 
 def _public(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -199,6 +203,11 @@ def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     except settings.SettingsError as exc:
         raise _validation(exc.key, exc.message) from exc
     result: dict[str, Any] = {"settings": _public(new), "pin_set": bool(new[PIN_SETTING])}
+    if SERIAL_SETTING in p["changes"]:
+        result["warning"] = (
+            f"{SERIAL_SETTING} takes effect when the box starts again; it serves this link"
+            " only if that port exists then"
+        )
     try:
         m.device.settings_changed(new)
     except Exception as exc:
@@ -349,11 +358,19 @@ def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 # --- names ------------------------------------------------------------------
 def _check_name(name: Any, path: str) -> str:
+    """A player name the screen can show: its fonts have Latin-1's letters (ä, ß, é ...)."""
     if not isinstance(name, str):
         raise _validation(path, "a name is a string")
-    name = name.strip()
+    name = unicodedata.normalize("NFC", name.strip())
     if not 1 <= len(name) <= NAME_MAX:
         raise _validation(path, f"a name has 1 to {NAME_MAX} characters")
+    unshown = sorted({c for c in name if ord(c) > 0xFF}, key=name.index)
+    if unshown:
+        raise _validation(
+            path,
+            f"the box's screen cannot show {''.join(unshown)!r}"
+            " (letters with umlauts and accents such as ä, ß, é are fine)",
+        )
     if not name.isprintable():
         raise _validation(path, "a name has no control characters")
     return name
