@@ -238,3 +238,61 @@ def test_junk_on_the_link_while_a_game_runs_changes_nothing(box):
     assert answer["result"]["game"] == "speedtombola"
     assert json.loads(host(box, "settings", "get", "--json").stdout) == before
     assert box.process.poll() is None
+
+
+# --- docs/protocol.md shows what the box really answers -------------------------------
+PROTOCOL_PAGE = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+READ_ONLY = {"hello", "settings.get", "boards.list", "boards.get", "records.get", "screen",
+             "spinner.read", "names.list", "nope"}  # fmt: skip
+VARIES = {"hardware", "summary"}
+"""Answers whose keys depend on the box's parts or on the screen shown."""
+
+
+def documented_exchanges() -> list[tuple[str, str]]:
+    """(request line, answer line) of every example on the protocol page."""
+    lines = [x for x in PROTOCOL_PAGE.read_text("utf-8").splitlines() if x.strip()]
+    starts = ('{"jsonrpc":"2.0","method"', "[{", "AT")
+    return [
+        (line, lines[i + 1])
+        for i, line in enumerate(lines[:-1])
+        if line.startswith(starts) and lines[i + 1].startswith('{"jsonrpc":"2.0","id"')
+    ]
+
+
+def _loose_json(text: str) -> object:
+    """A documented answer as JSON, with its `…` shortenings taken out."""
+    text = re.sub(r",\s*…|…\s*,", "", text)
+    return json.loads(text.replace("[…]", "[]").replace("{…}", "{}"))
+
+
+def _documented_keys_are_there(documented: object, real: object, where: str) -> None:
+    if isinstance(documented, dict):
+        assert isinstance(real, dict), where
+        missing = set(documented) - set(real)
+        assert not missing, f"{where}: the box does not answer {sorted(missing)}"
+        for key, value in documented.items():
+            if key not in VARIES:
+                _documented_keys_are_there(value, real[key], f"{where}.{key}")
+
+
+def test_the_protocol_page_examples_are_what_the_box_answers(box):
+    import serial
+
+    exchanges = [
+        (request, answer)
+        for request, answer in documented_exchanges()
+        if "…" not in request
+        and (not request.startswith("{") or json.loads(request)["method"] in READ_ONLY)
+    ]
+    assert len(exchanges) >= 9
+    with serial.Serial(box.port, timeout=5, exclusive=True) as port:
+        port.write(b"\n")
+        for request, answer in exchanges:
+            port.write(request.encode("utf-8") + b"\n")
+            real = json.loads(port.readline())
+            documented = _loose_json(answer)
+            assert ("error" in real) == ("error" in documented), request
+            if "error" in real:
+                assert real["error"]["code"] == documented["error"]["code"], request
+            else:
+                _documented_keys_are_there(documented["result"], real["result"], request)

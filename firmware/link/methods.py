@@ -198,12 +198,13 @@ def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"changes": dict}, {"pin": str})
     if PIN_SETTING in p["changes"]:
         m.check_pin(p.get("pin"))
+    old_port = m.store.setting(SERIAL_SETTING)
     try:
         new = m.store.set_settings(p["changes"])
     except settings.SettingsError as exc:
         raise _validation(exc.key, exc.message) from exc
     result: dict[str, Any] = {"settings": _public(new), "pin_set": bool(new[PIN_SETTING])}
-    if SERIAL_SETTING in p["changes"]:
+    if new[SERIAL_SETTING] != old_port:
         result["warning"] = (
             f"{SERIAL_SETTING} takes effect when the box starts again; it serves this link"
             " only if that port exists then"
