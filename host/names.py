@@ -14,8 +14,10 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     lst = sub.add_parser("list", help="remembered names, most recent first")
     lst.set_defaults(func=names_list)
-    add = sub.add_parser("add", help="add names (up to 16 characters each)")
-    add.add_argument("names", nargs="+", metavar="NAME")
+    add = sub.add_parser(
+        "add", help="add names (up to 16 characters each; umlauts and accents, no emoji)"
+    )
+    add.add_argument("names", nargs="+", metavar="NAME", help='quote names with spaces: "Anna B."')
     add.set_defaults(func=names_add)
     for p in (lst, add):
         add_connection_args(p)

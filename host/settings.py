@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("settings", help="show or change the box's settings")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     get = sub.add_parser("get", help="show settings (all, or the keys named)")
-    get.add_argument("keys", nargs="*", metavar="KEY")
+    get.add_argument("keys", nargs="*", metavar="KEY", help="e.g. clock.seconds (default: all)")
     add_connection_args(get)
     get.set_defaults(func=settings_get)
     put = sub.add_parser("set", help="change settings, all or nothing")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import threading
@@ -371,3 +372,22 @@ def test_a_port_that_echoes_is_not_a_box(silent_pty, capsys):
         stop.set()
         thread.join()
     assert "does not speak the Spielleiter protocol" in capsys.readouterr().err
+
+
+def test_every_argument_of_the_box_commands_says_what_it_is():
+    from spielleiter_host.cli import build_parser
+
+    def parsers(parser, path):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from parsers(sub, [*path, name])
+        yield path, parser
+
+    offline = {"tournament", "replay", "templates", "print"}
+    for path, parser in parsers(build_parser(), []):
+        if not path or path[0] in offline:
+            continue
+        for action in parser._actions:
+            if not isinstance(action, argparse._SubParsersAction | argparse._HelpAction):
+                assert action.help, f"{' '.join(path)} {action.dest}"
