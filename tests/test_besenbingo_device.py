@@ -109,17 +109,12 @@ def test_paper_mode_reveals_seven_towers_then_the_silent_one(tmp_path: Path) -> 
     assert box.session is None and len(box.stack) == 1
 
 
-def test_the_menu_sets_up_a_paper_game(tmp_path: Path) -> None:
+def test_the_menu_sets_up_a_paper_game_without_seats(tmp_path: Path) -> None:
     keys = """
     K2
     K3      # Besenbingo
-    K3      # 1 Platz
-    K3      # Neuer Name ...
-    K3      # A
-    K4      # Fertig
-    K3      # Modus: Digital -> Papier
     K2
-    K3      # Start
+    K3      # Papier (Spielleiter): no seats, no names
     """ + "K4\n" * (REVEALS + 1)
     run_box(tmp_path, keys)
     store = Store.open(tmp_path / "data")
@@ -129,7 +124,27 @@ def test_the_menu_sets_up_a_paper_game(tmp_path: Path) -> None:
     state = record.replay()
     assert state.is_terminal() and len(state.revealed) == REVEALS
     assert state.silent_tower == record.actions[0]
-    assert store.get_value(ui.MODE_KEY) == "papier"
+    assert store.names() == []
+
+
+def test_the_menu_sets_up_a_digital_game(tmp_path: Path) -> None:
+    keys = """
+    K2
+    K3      # Besenbingo
+    K3      # Digital
+    K3      # 1 Platz
+    K3      # Neuer Name ...
+    K3      # A
+    K4      # Fertig
+    K2
+    K2
+    K3      # Start (after "Durchgänge" and the template)
+    """
+    run_box(tmp_path, keys)
+    store = Store.open(tmp_path / "data")
+    (info,) = store.records()
+    assert store.record(info.id).meta["mode"] == "digital"
+    assert store.names() == ["A"]
 
 
 def test_the_table_counts_cards_so_the_count_is_not_read_as_a_tower(tmp_path: Path) -> None:
@@ -284,7 +299,7 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     menu = box.top
     assert isinstance(menu, ListMenu)
     labels = [item.text() for item in menu.items]
-    assert labels == ["Modus: Digital", "Anna: Blocksberg", "Bert: Hexenkessel", "Start"]
+    assert labels == ["Anna: Blocksberg", "Bert: Hexenkessel", "Start"]
     setup = menu.setup
     for _ in range(8):
         setup.cycle_template(0)

@@ -77,8 +77,8 @@ def test_house_rules_cycle_and_are_remembered(tmp_path: Path) -> None:
 
 def test_a_game_without_house_rules_starts_after_the_last_seat(tmp_path: Path) -> None:
     box = menu_box(tmp_path)
-    press(box, K2, K3, K3)  # Besenbingo, 1 Platz
+    press(box, K2, K3, K3, K3)  # Besenbingo, Digital, 1 Platz
     press(box, K3)  # Ben
     # straight to Besenbingo's own options: no empty house-rules list in between
-    assert labels(box)[0].startswith("Modus:")
+    assert labels(box) == ["Durchgänge: 1", "Ben: Blocksberg", "Start"]
     assert box.store.records() == []

@@ -31,10 +31,7 @@ from .widgets import Item, ListMenu, Message
 GAME = "besenbingo"
 DIGITAL = "digital"
 PAPIER = "papier"
-MODE_LABELS = {DIGITAL: "Digital", PAPIER: "Papier"}
 ROUND_CHOICES = (1, 3, 5)
-MODE_KEY = "besenbingo.mode"
-"""Store value: the mode chosen last."""
 ROUNDS_KEY = "besenbingo.rounds"
 """Store value: the solo rounds chosen last."""
 SOLO_KEY = "besenbingo.solo.last"
@@ -93,8 +90,13 @@ def _name(session: Session, seat: int) -> str:
 
 
 def begin(app: Any, params: dict[str, Any], seats: list[Seat]) -> None:
-    """After the seats: the options (mode, templates, solo rounds); no record before Start."""
+    """Digital play, after the seats: the templates and solo rounds; no record before Start."""
     app.push(Setup(app, seats).menu())
+
+
+def begin_paper(app: Any, params: dict[str, Any], seats: list[Seat]) -> None:
+    """Paper play: the box only turns the tower cards, so nobody needs a seat."""
+    new_game(app, [], PAPIER)
 
 
 def start(app: Any, session: Session) -> Screen:
@@ -167,15 +169,13 @@ class SetupMenu(ListMenu):
 
 
 class Setup:
-    """Mode, a different template per seat (shipped and uploaded boards), solo rounds."""
+    """A different template per seat (shipped and uploaded boards), solo rounds."""
 
     def __init__(self, app: Any, seats: Sequence[Seat]) -> None:
         self.app = app
         self.seats = list(seats)
         self.names = list(app.store.boards(GAME))
         self.templates = [self.names[i % len(self.names)] for i in range(len(self.seats))]
-        mode = app.store.get_value(MODE_KEY, DIGITAL)
-        self.mode = mode if mode in MODE_LABELS else DIGITAL
         rounds = app.store.get_value(ROUNDS_KEY, 1)
         self.rounds = rounds if rounds in ROUND_CHOICES else 1
         self.screen = SetupMenu(self)
@@ -185,24 +185,18 @@ class Setup:
         return self.screen
 
     def items(self) -> list[Item]:
-        items = [Item(lambda: f"Modus: {MODE_LABELS[self.mode]}", self.cycle_mode)]
-        if self.mode == DIGITAL:
-            if is_solo(self.seats):
-                items.append(Item(lambda: f"Durchgänge: {self.rounds}", self.cycle_rounds))
-            for i, seat in enumerate(self.seats):
-                items.append(
-                    Item(
-                        lambda i=i, seat=seat: f"{seat.name[:8]}: {self.templates[i]}",
-                        lambda i=i: self.cycle_template(i),
-                    )
+        items = []
+        if is_solo(self.seats):
+            items.append(Item(lambda: f"Durchgänge: {self.rounds}", self.cycle_rounds))
+        for i, seat in enumerate(self.seats):
+            items.append(
+                Item(
+                    lambda i=i, seat=seat: f"{seat.name[:8]}: {self.templates[i]}",
+                    lambda i=i: self.cycle_template(i),
                 )
+            )
         items.append(Item("Start", self.start))
         return items
-
-    def cycle_mode(self) -> None:
-        self.mode = PAPIER if self.mode == DIGITAL else DIGITAL
-        self.screen.items = self.items()
-        self.screen.index = min(self.screen.index, len(self.screen.items) - 1)
 
     def cycle_rounds(self) -> None:
         self.rounds = ROUND_CHOICES[(ROUND_CHOICES.index(self.rounds) + 1) % len(ROUND_CHOICES)]
@@ -221,12 +215,11 @@ class Setup:
         self.app.pop()
 
     def start(self) -> None:
-        if self.mode == DIGITAL and len(self.seats) > len(self.names):
+        if len(self.seats) > len(self.names):
             self.app.push(Message("Vorlagen", "Zu wenige Vorlagen für alle Plätze."))
             return
-        self.app.store.set_value(MODE_KEY, self.mode)
         self.app.store.set_value(ROUNDS_KEY, self.rounds)
-        new_game(self.app, self.seats, self.mode, self.templates, self.rounds)
+        new_game(self.app, self.seats, DIGITAL, self.templates, self.rounds)
 
 
 # --- the table: towers, turns, computers ------------------------------------------------

@@ -41,10 +41,18 @@ class GameSetup:
     screen: str = ""
     """"module:function" with function(app, session) -> Screen, the game's first screen."""
     needs_seats: bool = True
+    variants: tuple[GameSetup, ...] = ()
+    """Ways to play the same game (e.g. digital or on paper); the menu asks first."""
+    game: str = ""
+    """The game's registry name when it differs from `name` (a variant's setup)."""
     begin: str = ""
     """Optional "module:function" with function(app, params, seats): a game that asks for
     options of its own (or completes the parameters) before its record is started; it
     calls `menus.launch` when ready. Without it the setup flow launches at once."""
+
+    @property
+    def game_name(self) -> str:
+        return self.game or self.name
 
     def start_screen(self) -> Callable[[Any, Any], Screen]:
         return _load(self.screen)
@@ -88,9 +96,29 @@ SETUPS: dict[str, GameSetup] = {
             title="Besenbingo",
             min_seats=1,
             max_seats=9,
-            levels=("leicht", "normal", "stark"),
             screen="spielleiter.ui.besenbingo:start",
-            begin="spielleiter.ui.besenbingo:begin",
+            variants=(
+                GameSetup(
+                    name="besenbingo.digital",
+                    game="besenbingo",
+                    title="Digital",
+                    min_seats=1,
+                    max_seats=9,
+                    levels=("leicht", "normal", "stark"),
+                    screen="spielleiter.ui.besenbingo:start",
+                    begin="spielleiter.ui.besenbingo:begin",
+                ),
+                GameSetup(
+                    name="besenbingo.papier",
+                    game="besenbingo",
+                    title="Papier (Spielleiter)",
+                    min_seats=1,
+                    max_seats=1,
+                    needs_seats=False,
+                    screen="spielleiter.ui.besenbingo:start",
+                    begin="spielleiter.ui.besenbingo:begin_paper",
+                ),
+            ),
         ),
         GameSetup(
             name="maskenball",

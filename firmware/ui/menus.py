@@ -19,12 +19,25 @@ LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "comput
 
 def main_menu(app: Any) -> ListMenu:
     """The first screen: the games, the Bestenliste, the settings."""
-    items = [
-        Item(s.title, lambda s=s: app.push(SetupFlow(s).first_screen(app))) for s in available()
-    ]
+    items = [Item(s.title, lambda s=s: open_setup(app, s)) for s in available()]
     items.append(Item("Bestenliste", lambda: app.push(bestenliste_menu(app))))
     items.append(Item("Einstellungen", lambda: app.push(settings_menu(app))))
     return ListMenu("Spielleiter", items, back=lambda: None, back_label="")
+
+
+def open_setup(app: Any, setup: GameSetup) -> None:
+    """A game's first setup step: the way to play it when it has several, else the seats
+    (or the start at once, when there is nothing to choose)."""
+    if setup.variants:
+        items = [Item(v.title, lambda v=v: open_setup(app, v)) for v in setup.variants]
+        app.push(ListMenu(setup.title, items))
+        return
+    flow = SetupFlow(setup)
+    first = flow.first_screen(app)
+    if setup.needs_seats or setup.house_rules:
+        app.push(first)
+    else:
+        flow.start()
 
 
 def start_game(app: Any, setup: GameSetup, session: Session) -> None:
@@ -180,7 +193,7 @@ class SetupFlow:
         if begin is not None:
             begin(self.app, params, list(seats))
         else:
-            launch(self.app, self.setup.name, params, list(seats))
+            launch(self.app, self.setup.game_name, params, list(seats))
 
 
 class SeatMenu(ListMenu):
