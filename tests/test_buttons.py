@@ -51,6 +51,14 @@ class Bench:
             pin.drive_high()
         self.events.extend(self.panel.poll(self.clock.t))
 
+    def edge(self, key: Key, closed: bool) -> None:
+        """The contact changes and nobody polls (the loop is busy elsewhere)."""
+        pin = self.factory.pin(PINS.buttons[key])
+        if closed:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
     def wait(self, seconds: float) -> None:
         """Let time pass, polling like the device loop does."""
         end = self.clock.t + seconds
@@ -115,6 +123,19 @@ def test_each_key_reports_itself(bench: Bench, key: Key) -> None:
     bench.contact(key, False)
     bench.wait(0.1)
     assert bench.events == [KeyEvent(key)]
+
+
+def test_a_quick_tap_between_two_polls_of_the_loop_still_counts(bench: Bench) -> None:
+    # the device loop polls every 50 ms; this 40 ms tap starts and ends between two polls
+    bench.events.extend(bench.panel.poll(bench.clock.t))
+    bench.clock.t += 0.005
+    bench.edge(Key.K3, True)
+    bench.clock.t += 0.040
+    bench.edge(Key.K3, False)
+    bench.clock.t += 0.005
+    bench.events.extend(bench.panel.poll(bench.clock.t))
+    bench.wait(0.1)
+    assert bench.events == [KeyEvent(Key.K3)]
 
 
 def test_a_touch_shorter_than_the_debounce_is_no_press(bench: Bench) -> None:

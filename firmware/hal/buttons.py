@@ -34,15 +34,25 @@ class Debouncer:
         self._pressed = False
         self._pressed_at = 0.0
         self._long_sent = False
+        self._ready: list[bool] = []
 
     def feed(self, t: float, pressed: bool) -> None:
-        """A raw contact change seen at time t."""
+        """A raw contact change seen at time t.
+
+        The state up to t is settled first, so a whole tap between two polls still counts.
+        """
+        self._ready.extend(self._advance(t))
         if pressed != self._raw:
             self._raw = pressed
             self._raw_since = t
 
     def poll(self, t: float) -> list[bool]:
         """Advance to time t; return the presses that completed (False short, True long)."""
+        out = self._ready + self._advance(t)
+        self._ready = []
+        return out
+
+    def _advance(self, t: float) -> list[bool]:
         out: list[bool] = []
         if self._raw != self._pressed and t - self._raw_since >= self.debounce_s:
             self._pressed = self._raw
