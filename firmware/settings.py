@@ -68,14 +68,20 @@ def _calibration(v: Any) -> str | None:
         return None
     if not isinstance(v, dict):
         return "must be an object (see docs/spinner.md) or null"
-    try:
-        from .hal.spinner import Calibration
+    from .hal.spinner import Calibration
 
+    try:
         Calibration.from_json(v)
-    except ImportError:
-        return None
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError) as exc:
         return f"invalid calibration: {exc}"
+    return None
+
+
+def _port(v: Any) -> str | None:
+    if not isinstance(v, str) or not v.strip():
+        return "must be a serial device such as /dev/ttyGS0 or /dev/serial0"
+    if not (v.startswith("/dev/") or "://" in v):
+        return f"{v!r} is not a device path (/dev/...) or a pyserial URL"
     return None
 
 
@@ -86,7 +92,7 @@ SETTINGS: dict[str, Setting] = {
     "clock.seconds": Setting(10, _int_range(3, 120), "seconds per decision with the clock on"),
     "clock.tafel_seconds": Setting(8, _int_range(2, 60), "the Tafel advances after this, clock on"),
     "admin.pin": Setting("", _pin, "PIN for resetting the Bestenliste and deleting records"),
-    "serial.port": Setting("/dev/ttyGS0", _str, "serial port of the laptop link"),
+    "serial.port": Setting("/dev/ttyGS0", _port, "serial port of the laptop link"),
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
     "speedtombola.removed": Setting(9, _one_of(6, 9, 12), "lots removed unseen per round"),

@@ -76,3 +76,21 @@ def test_the_settings_page_documents_every_setting() -> None:
     text = DOCS.read_text("utf-8")
     for key in SETTINGS:
         assert f"`{key}`" in text, f"docs/settings.md does not describe {key}"
+
+
+@pytest.mark.parametrize("port", ["", "   ", "ttyGS0", 5])
+def test_a_serial_port_that_is_no_device_is_refused(store, port) -> None:
+    with pytest.raises(SettingsError, match="serial.port"):
+        store.set_settings({"serial.port": port})
+    assert store.settings()["serial.port"] == "/dev/ttyGS0"
+
+
+def test_a_usb_adapter_or_a_pyserial_url_is_a_fine_port(store) -> None:
+    store.set_settings({"serial.port": "/dev/ttyUSB0"})
+    store.set_settings({"serial.port": "socket://localhost:7777"})
+    assert store.settings()["serial.port"] == "socket://localhost:7777"
+
+
+def test_a_calibration_without_its_widths_names_the_missing_field(store) -> None:
+    with pytest.raises(SettingsError, match="the field 'widths_deg' is missing"):
+        store.set_settings({"spinner.calibration": {"zero_deg": 1}})

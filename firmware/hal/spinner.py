@@ -335,10 +335,12 @@ class Calibration:
                 direction=int(data.get("direction", 1)),
                 labels=tuple(str(x) for x in data.get("labels", ())),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise CalibrationError(f"the field {exc.args[0]!r} is missing") from exc
+        except (TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
-            raise CalibrationError(f"malformed calibration: {exc!r}") from exc
+            raise CalibrationError(f"malformed calibration: {exc}") from exc
 
 
 # --- spin detection -------------------------------------------------------------------
