@@ -149,10 +149,11 @@ def _emulated_panel(
         displays.append(open_window())
     interactive = not scripted and sys.stdin.isatty() and sys.stdout.isatty()
     if interactive and args.display in ("auto", "terminal"):
+        displays.append(TerminalDisplay(sys.stdout, labels=lambda: _labels(box_ref)))
+    if interactive and args.display != "none":
         from .hal.terminal import Keyboard
 
-        displays.append(TerminalDisplay(sys.stdout, labels=lambda: _labels(box_ref)))
-        keyboard = Keyboard(sys.stdin)
+        keyboard = Keyboard(sys.stdin)  # with the window too: keys are typed in the terminal
     return displays, keyboard
 
 

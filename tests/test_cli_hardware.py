@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,10 @@ def test_the_sh1106_setting_chooses_the_driver(capsys, monkeypatch) -> None:
     assert opened == [("sh1106", 1, 0x3C)]
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("luma.emulator") is not None, reason="luma.emulator installed"
-)
-def test_the_window_without_luma_emulator_says_what_to_install(tmp_path: Path, capsys) -> None:
+def test_the_window_without_luma_emulator_says_what_to_install(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "luma.emulator.device", None)  # as if not installed
     code = cli.main(["--emulate", "--display", "window", "--data", str(tmp_path)])
     assert code == 2
     assert "spielleiter[desktop]" in capsys.readouterr().err
@@ -52,3 +53,25 @@ def test_an_unusable_data_folder_is_a_clear_error(tmp_path: Path, capsys) -> Non
     code = cli.main(["--keys", str(keys), "--data", str(blocker / "data")])
     assert code == 2
     assert "cannot open the data" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("luma.emulator") is None, reason="luma.emulator not installed"
+)
+def test_the_desktop_window_shows_the_frames(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no screen needed
+    keys = tmp_path / "keys.txt"
+    keys.write_text("K2\nK1\n")
+    shown = []
+    from spielleiter.hal import display
+
+    real_show = display.LumaDisplay.show
+
+    def show(self: display.LumaDisplay, frame: object) -> None:
+        shown.append(frame)
+        real_show(self, frame)
+
+    monkeypatch.setattr(display.LumaDisplay, "show", show)
+    args = ["--emulate", "--display", "window", "--keys", str(keys), "--data", str(tmp_path)]
+    assert cli.main(args) == 0
+    assert len(shown) == 3  # the main menu, then down, then up again

@@ -73,7 +73,9 @@ def open_window(scale: int = 4) -> LumaDisplay:
         raise RuntimeError(
             "the window needs luma.emulator: pip install 'spielleiter[desktop]'"
         ) from exc
-    return LumaDisplay(pygame(width=WIDTH, height=HEIGHT, mode="1", scale=scale))
+    return LumaDisplay(
+        pygame(width=WIDTH, height=HEIGHT, mode="1", transform="identity", scale=scale)
+    )
 
 
 def to_blocks(frame: Image.Image) -> list[str]:
