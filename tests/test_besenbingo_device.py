@@ -193,6 +193,13 @@ def test_one_human_and_one_computer_play_to_the_end(tmp_path: Path) -> None:
     assert_golden(box.frame().image, "besenbingo_end")
     record = box.store.record(table.session.record_id)
     assert record.meta["finished"] and record.replay().scores() == scores
+    end = box.top
+    for seat in (0, 1, 0):  # Blatt shows every finished sheet in turn
+        press(box, 3)
+        sheet = box.top
+        assert isinstance(sheet, SheetScreen) and sheet.readonly and sheet.seat == seat
+        press(box, 4)
+        assert box.top is end
 
 
 def test_each_seat_plays_its_own_template(tmp_path: Path) -> None:

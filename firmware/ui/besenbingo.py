@@ -766,6 +766,7 @@ class EndScreen(_InGame):
     def __init__(self, table: TowerScreen) -> None:
         self.table = table
         self.page = 0
+        self.next_sheet = 0
 
     def rows(self) -> list[tuple[int, str, int]]:
         state = self.table.state
@@ -782,15 +783,24 @@ class EndScreen(_InGame):
 
     def softkeys(self) -> list[SoftKey | None]:
         paging = self.pages > 1 and not self.table.paper
-        return [SoftKey(">", "l") if paging else None, None, None, SoftKey("Weiter", "\n ")]
+        sheets = SoftKey("Blatt", "b") if not self.table.paper else None
+        return [SoftKey(">", "l") if paging else None, None, sheets, SoftKey("Weiter", "\n ")]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
             return
         if event.key == Key.K1:
             self.page = (self.page + 1) % self.pages
+        elif event.key == Key.K3 and not self.table.paper:
+            self.show_next_sheet()
         elif event.key == Key.K4:
             self.table.next_round()
+
+    def show_next_sheet(self) -> None:
+        """Every finished sheet, one after the other (Zurück comes back here)."""
+        seat = self.next_sheet % len(self.table.session.seats)
+        self.next_sheet += 1
+        self.app.push(SheetScreen(self.table, seat, readonly=True))
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.state
