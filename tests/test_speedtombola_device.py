@@ -305,3 +305,21 @@ def test_seven_guests_fit_the_tafel_and_the_endstand(tmp_path: Path) -> None:
     box.dispatch(KeyEvent(Key.K4))
     box.settle()
     assert_golden(box.frame().image, "speedtombola_standings_seven")
+
+
+def test_a_computer_that_finishes_thinking_after_the_match_was_left_plays_nothing(
+    tmp_path: Path,
+) -> None:
+    seats = [Seat("Normal 1", "computer", "normal"), Seat("A"), Seat("Normal 2", "computer")]
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(5))
+    box.push(main_menu(box))
+    session = Session.start(store, "speedtombola", {"players": 3}, seats)
+    box.session = session
+    table = TableScreen(box, session)
+    box.push(table)  # the first computer starts thinking at once
+    assert table.thinking == 0
+    table.leave()  # the match is left before its answer arrives
+    committed = len(store.record(session.record_id).actions)
+    box.settle()
+    assert len(store.record(session.record_id).actions) == committed

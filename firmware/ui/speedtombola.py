@@ -167,8 +167,8 @@ class TableScreen(GameScreen):
 
     def computer_moved(self, seat: int, move: int) -> None:
         self.thinking = None
-        if self.state.current_player() != seat or self.app.top is None:
-            return
+        if self.state.current_player() != seat or self not in self.app.stack:
+            return  # the match was left while the computer thought
         self.play(move, by=_name(self.session, seat))
         self.hold_until = self.app.now() + SHOW_MOVE_S
         if self.app.top is not self:
