@@ -261,7 +261,10 @@ def test_a_report_that_contradicts_earlier_visits_is_confirmed_first(tmp_path: P
     before = screen.session.committed
     press(box, K1)  # "swapped" contradicts that
     assert isinstance(box.top, Confirm)
-    assert "früheren Besuchen" in box.top.question
+    assert box.top.question == (
+        "Nach den früheren Besuchen müssten Rot und Gelb wegdrehen. Wirklich getauscht?"
+    )
+    assert_golden(box.frame().image, "maskenball_contradiction")
     press(box, K4)  # Nein: the report waits again
     assert box.top is screen and screen.session.committed == before
     press(box, K1, K1)  # swapped, Ja

@@ -238,10 +238,11 @@ class MaskenballScreen(GameScreen):
         if state.report_is_consistent(swapped):
             self.play(action)
             return
+        flyer, visited = COLOURS[state.flyer()], COLOURS[state.visited()]
+        expected = "wegdrehen" if swapped else "tauschen"
         question = (
-            "Passt nicht zu früheren Besuchen! Wirklich getauscht?"
-            if swapped
-            else "Passt nicht zu früheren Besuchen! Wirklich weggedreht?"
+            f"Nach den früheren Besuchen müssten {flyer} und {visited} {expected}. "
+            + ("Wirklich getauscht?" if swapped else "Wirklich weggedreht?")
         )
 
         def yes() -> None:
