@@ -101,6 +101,10 @@ SETTINGS: dict[str, Setting] = {
     "maskenball.mode": Setting("digital", _one_of("digital", "physical"), "who plays the magnets"),
     "maskenball.players": Setting(2, _int_range(1, 8), "players taking turns at the spinner"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
+    "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
+    "speedtombola.takeover": Setting(
+        "normal", _one_of("leicht", "normal", "stark"), "the computer that takes a left seat"
+    ),
 }
 
 

@@ -178,7 +178,11 @@ def test_without_groschen_nein_danke_is_refused_with_a_reason(tmp_path: Path) ->
 
 
 def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
-    box = solo_box(tmp_path, [Seat("A"), Seat("B"), Seat("Normal 1", "computer", "normal")])
+    box = solo_box(
+        tmp_path,
+        [Seat("A"), Seat("B"), Seat("Normal 1", "computer", "normal")],
+        **{"speedtombola.takeover": "stark"},
+    )
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
     labels = [item.text() for item in box.top.items]
@@ -188,6 +192,7 @@ def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
     box.settle()
     session = box.session
     assert not session.seats[0].is_human
+    assert session.seats[0].level == "stark"  # the setting speedtombola.takeover
     assert [(s.name, s.points) for s in box.store.bestenliste("speedtombola")] == [("A", -10)]
     assert session.record.meta["left"][0]["name"] == "A"
 

@@ -27,10 +27,7 @@ from .screen import Screen, SoftKey
 from .widgets import Confirm, Item
 
 GAME = "speedtombola"
-SHOW_MOVE_S = 0.8
-"""How long a computer's move stays on the screen before the next one."""
 LEAVE_PENALTY = -10
-TAKEOVER_LEVEL = "normal"
 
 
 def start(app: Any, session: Session) -> TableScreen:
@@ -154,7 +151,7 @@ class TableScreen(GameScreen):
     def think(self, seat: int) -> None:
         """Ask the seat's computer for its move, off the loop."""
         view = self.state.view(seat)
-        level = self.session.seats[seat].level or TAKEOVER_LEVEL
+        level = self.session.seats[seat].level or "normal"
         seed = self.app.rng.randrange(2**31)
         self.thinking = seat
 
@@ -170,7 +167,7 @@ class TableScreen(GameScreen):
         if self.state.current_player() != seat or self not in self.app.stack:
             return  # the match was left while the computer thought
         self.play(move, by=_name(self.session, seat))
-        self.hold_until = self.app.now() + SHOW_MOVE_S
+        self.hold_until = self.app.now() + int(self.app.settings()["bot.show_ms"]) / 1000
         if self.app.top is not self:
             self.hold_until = None
 
@@ -252,7 +249,7 @@ class TableScreen(GameScreen):
         """A human leaves a match with other humans: -10, a computer takes the seat."""
         name = _name(self.session, seat)
         self.app.store.add_to_bestenliste(GAME, name, LEAVE_PENALTY)
-        self.session.take_over(seat, TAKEOVER_LEVEL)
+        self.session.take_over(seat, str(self.app.settings()["speedtombola.takeover"]))
         self.thinking = None
         self.app.pop()
 
