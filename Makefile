@@ -16,11 +16,11 @@ run: $(STAMP)
 	$(BIN)/spielleiter $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/ruff check firmware host hardware tests benchmarks
+	$(BIN)/ruff check firmware host hardware tests benchmarks tools
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware host hardware tests benchmarks
+	$(BIN)/ruff check firmware host hardware tests benchmarks tools
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
