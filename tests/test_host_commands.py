@@ -140,6 +140,9 @@ def test_records_list_get_delete(host, store, tmp_path):
     target = tmp_path / "r.json"
     assert host("records", "get", str(rid), "-o", str(target))[0] == 0
     assert Record.loads(target.read_text()).actions == [5, 6, 7]
+    code, _, err = host("records", "delete", str(rid))
+    assert code != 0 and "not over" in err  # an open game keeps its record
+    store.update_record(rid, finished=True)
     assert host("records", "delete", str(rid))[0] == 0
     assert store.records() == []
 

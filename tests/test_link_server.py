@@ -240,8 +240,19 @@ def test_records_list_and_get_give_the_record_format(box, store):
     assert refused(box, "records.get", id=999).code == protocol.NOT_FOUND
 
 
+def test_the_record_of_a_game_not_over_cannot_be_deleted(box, store):
+    older = add_record(store, [1])
+    store.update_record(older, abandoned=True)
+    running = add_record(store, [1, 0])
+    err = refused(box, "records.delete", id=running)
+    assert err.code == protocol.VALIDATION_ERROR and err.data["path"] == "id"
+    assert store.record(running).actions == [1, 0]
+    assert box.call("records.delete", id=older) == {"deleted": older}
+
+
 def test_deleting_a_record_needs_the_pin_when_one_is_set(box, store):
     rid = add_record(store, [1])
+    store.update_record(rid, finished=True)
     store.set_settings({"admin.pin": "0000"})
     assert refused(box, "records.delete", id=rid, pin="1111").code == protocol.WRONG_PIN
     assert store.record(rid).actions == [1]

@@ -352,6 +352,9 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"id": int}, {"pin": str})
     m.check_pin(p.get("pin"))
+    if p["id"] == m.store.unfinished_record():
+        # the game on the table (or the one "Partie fortsetzen?" offers) must keep its record
+        raise _validation("id", "this game is not over: finish or leave it on the box first")
     if not m.store.delete_record(p["id"]):
         raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"})
     return {"deleted": p["id"]}
