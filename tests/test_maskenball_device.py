@@ -429,3 +429,19 @@ def test_the_box_plays_a_key_script_with_the_electronic_spinner(tmp_path: Path) 
     assert record.game == "maskenball"
     assert sum(1 for a in record.actions if a < 16) >= 1  # the arrow turned
     assert len(frames) > 20  # the arrow's animation is in the frames
+
+
+def test_a_restarted_box_resumes_the_game_at_its_last_action(tmp_path: Path) -> None:
+    setup = "K2\nK2\nK3\nK2\nK2\nK3\n"  # Maskenball, Spieler 2, Magnete Box, Start
+    run_box(tmp_path, setup + "K1\nK1\nK1\n")  # three spins (and what follows them)
+    store = Store.open(tmp_path / "data")
+    record_id = store.unfinished_record()
+    assert record_id is not None
+    before = store.record(record_id).actions
+    store.close()
+    frames = run_box(tmp_path, "K1\n")  # Partie fortsetzen? Ja
+    notes = (frames[0].parent / "frames.tsv").read_text().splitlines()
+    last_id, last_committed = notes[-1].split("\t")[1:]
+    assert (int(last_id), int(last_committed)) == (record_id, len(before))
+    store = Store.open(tmp_path / "data")
+    assert store.record(record_id).actions == before
