@@ -16,7 +16,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .output import print_json, table, write_text
+from .output import print_json, show, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -111,11 +111,8 @@ def boards_put(args: argparse.Namespace) -> int:
 
     def body(box: Device) -> int:
         result = box.call("boards.put", game=args.game, boards=items)
-        if args.json:
-            print_json(result)
-        else:
-            print(f"stored for {result['game']}: {', '.join(result['stored'])}")
-        return 0
+        stored = ", ".join(result["stored"])
+        return show(result, args.json, f"stored for {result['game']}: {stored}")
 
     return run_with_device(args, body)
 
@@ -123,10 +120,6 @@ def boards_put(args: argparse.Namespace) -> int:
 def boards_delete(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         result = box.call("boards.delete", game=args.game, name=args.name)
-        if args.json:
-            print_json(result)
-        else:
-            print(f"deleted {result['game']} board {result['deleted']}")
-        return 0
+        return show(result, args.json, f"deleted {result['game']} board {result['deleted']}")
 
     return run_with_device(args, body)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import print_json, table
+from .output import print_json, show, table
 
 
 def register(subparsers: Any) -> None:
@@ -24,14 +24,11 @@ def leaderboard(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         if args.reset:
             result = call_with_pin(box, "bestenliste.reset", args.pin, **game)
-            if args.json:
-                print_json(result)
-            else:
-                print(
-                    f"Bestenliste of {args.game or 'every game'} cleared:"
-                    f" {result['removed']} lines removed"
-                )
-            return 0
+            text = (
+                f"Bestenliste of {args.game or 'every game'} cleared:"
+                f" {result['removed']} lines removed"
+            )
+            return show(result, args.json, text)
         result = box.call("bestenliste.get", **game)
         if args.json:
             print_json(result)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .device import add_connection_args, run_with_device
-from .output import print_json
+from .output import show
 
 
 def register(subparsers: Any) -> None:
@@ -32,8 +32,4 @@ def names_add(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:
-    if args.json:
-        print_json(result)
-    else:
-        print("\n".join(result["names"]) if result["names"] else "no names")
-    return 0
+    return show(result, args.json, "\n".join(result["names"]) or "no names")

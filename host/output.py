@@ -15,6 +15,15 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
 
 
+def show(result: Any, as_json: bool, text: str) -> int:
+    """A command's answer: the device's result as JSON for scripts, a line for people."""
+    if as_json:
+        print_json(result)
+    else:
+        print(text)
+    return 0
+
+
 def write_text(text: str, output: Path | None) -> None:
     """Text to a file when one is named (a download), else to the terminal."""
     if output is not None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import print_json, table, write_text
+from .output import print_json, show, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -70,10 +70,6 @@ def records_get(args: argparse.Namespace) -> int:
 def records_delete(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         result = call_with_pin(box, "records.delete", args.pin, id=args.id)
-        if args.json:
-            print_json(result)
-        else:
-            print(f"deleted record {result['deleted']}")
-        return 0
+        return show(result, args.json, f"deleted record {result['deleted']}")
 
     return run_with_device(args, body)
