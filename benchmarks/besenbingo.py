@@ -9,10 +9,10 @@ import random
 import statistics
 import time
 
-from spielleiter.bots.besenbingo import Solver, choose, prepare, simulate
+from spielleiter.games.besenbingo.bots import Solver, choose, prepare, simulate
 from spielleiter.games.base import sample_chance
-from spielleiter.games.besenbingo import BesenbingoGame
-from spielleiter.games.besenbingo_templates import default_templates
+from spielleiter.games.besenbingo.rules import BesenbingoGame
+from spielleiter.games.besenbingo.templates import default_templates
 
 GAMES = 300
 """Simulated Durchgänge per template."""

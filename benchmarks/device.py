@@ -92,7 +92,7 @@ def boxes(folder: Path) -> dict[str, Box]:
     menu.push(main_menu(menu))
     found = {"main menu": menu}
     if "speedtombola" in {s.name for s in available()}:
-        from spielleiter.ui.speedtombola import TableScreen
+        from spielleiter.games.speedtombola.screens import TableScreen
 
         table = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
         table.push(main_menu(table))

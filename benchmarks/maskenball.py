@@ -10,14 +10,14 @@ import statistics
 import time
 
 import numpy as np
-from spielleiter.bots.maskenball_tips import (
+from spielleiter.games.maskenball.tips import (
     draw_groupings,
     draw_sectors,
     simulate,
     table_from_view,
     tips,
 )
-from spielleiter.games.maskenball import SPIN, MaskenballGame
+from spielleiter.games.maskenball.rules import SPIN, MaskenballGame
 from spielleiter.hal.spinner import AS5600, Calibration, SpinDetector, SpinnerSampler
 from spielleiter.hal.spinner_sim import SimClock, SimulatedAS5600Bus
 

@@ -12,10 +12,10 @@ import time
 import tracemalloc
 
 import numpy as np
-from spielleiter.bots.speedtombola import OPPONENT, advice, choose
-from spielleiter.bots.tombola_sim import deal, fresh_batch, scalar_round, simulate
+from spielleiter.games.speedtombola.bots import OPPONENT, advice, choose
+from spielleiter.games.speedtombola.sim import deal, fresh_batch, scalar_round, simulate
 from spielleiter.games.base import sample_chance
-from spielleiter.games.speedtombola import SpeedtombolaGame
+from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 
 PLAYERS = 4
 REMOVED = 9

@@ -8,6 +8,7 @@ players think in a worker thread; the screen says so meanwhile.
 from __future__ import annotations
 
 import io
+import logging
 import queue
 import random
 import threading
@@ -28,6 +29,8 @@ from .ui.screen import Screen, render
 
 TICK_S = 0.05
 """How often the loop looks at the time when nothing happens."""
+
+log = logging.getLogger("spielleiter")
 
 
 @dataclass(frozen=True)
@@ -71,14 +74,22 @@ class Box:
         rng: random.Random,
         hardware: dict[str, Any] | None = None,
         watchdog: Any = None,
+        seeds: random.Random | None = None,
     ) -> None:
         self.store = store
         self.sink = sink
         self.clock = clock
         self.rng = rng
+        """The box's stream for advice, tips and animations: never for chance or computers."""
+        self.seeds = seeds or random.Random(rng.getrandbits(64))
+        """The stream that seeds each new record (its chance and its computers)."""
         self.hardware = hardware or {}
         self.watchdog = watchdog
         self.session: Session | None = None
+        self.table: Any = None
+        """The table of the match being shown (None in the menus)."""
+        self.errors = 0
+        """How many exceptions the loop caught (and showed) since the start."""
         self.stack: list[Screen] = []
         self.started = time.monotonic()
         self._settings = store.settings()
@@ -102,6 +113,26 @@ class Box:
     def reload_settings(self) -> None:
         self._settings = self.store.settings()
         self.sink.contrast(int(self._settings["display.contrast"]))
+
+    def record_seed(self) -> int:
+        """A seed for a new record's chance and computers."""
+        return self.seeds.getrandbits(62)
+
+    def show_table(self, table: Any) -> None:
+        """The match being shown changes (None: back in the menus); a previous one closes."""
+        if self.table is not None and self.table is not table:
+            self.table.close()
+        self.table = table
+        self.session = table.session if table is not None else None
+
+    def game_screen(self) -> Screen | None:
+        """The main screen of the match being shown (the one above the main menu)."""
+        if self.table is None:
+            return None
+        for screen in self.stack[1:]:
+            if getattr(screen, "table", None) is self.table and hasattr(screen, "pause_items"):
+                return screen
+        return None
 
     @property
     def top(self) -> Screen | None:
@@ -153,10 +184,48 @@ class Box:
     def idle(self) -> bool:
         """Waiting for input: no computer thinking, no animation running."""
         top = self.top
-        return not self._jobs and not (top is not None and top.busy)
+        held = self.table is not None and self.table.hold_until is not None
+        return not self._jobs and not held and not (top is not None and top.busy)
 
     # --- the loop --------------------------------------------------------
+    def guarded(self, what: str, fn: Callable[[], None]) -> None:
+        """Run a step of the loop; an exception is logged and shown, never fatal."""
+        try:
+            fn()
+        except Exception:
+            self.errors += 1
+            record = self.session.record_id if self.session is not None else None
+            log.exception("error in %s (record %s)", what, record)
+            self.fail()
+
+    def fail(self) -> None:
+        """After an error: the match is set aside (resumable), the panel says so."""
+        from .ui.widgets import Message
+
+        if self.table is not None:
+            self.table.close()
+        self.table = None
+        self.session = None
+        del self._jobs[:]
+        if self.stack:
+            del self.stack[1:]
+            self.push(
+                Message("Fehler", "Ein Fehler ist passiert. Weiter zum Menü.", self._after_error)
+            )
+
+    def _after_error(self) -> None:
+        from .ui.menus import resume_prompt
+
+        del self.stack[1:]
+        self.stack[0].enter()
+        unfinished = self.store.unfinished_record()
+        if unfinished is not None:
+            self.push(resume_prompt(self, unfinished))
+
     def dispatch(self, event: KeyEvent | str | Callable[[], None]) -> None:
+        self.guarded("input", lambda: self._dispatch(event))
+
+    def _dispatch(self, event: KeyEvent | str | Callable[[], None]) -> None:
         if callable(event) and not isinstance(event, KeyEvent):
             event()
             return
@@ -217,7 +286,7 @@ class Box:
                 (ready if job[0].done() else waiting).append(job)
         self._jobs = waiting
         for future, done in ready:
-            done(future.result())  # may submit new jobs
+            self.guarded("a computer's answer", lambda: done(future.result()))
 
     def frame(self) -> Canvas:
         """Draw the top screen."""
@@ -251,11 +320,16 @@ class Box:
                 break
             self.dispatch(event)
         self.finish_jobs()
-        if self.top is not None:
-            self.top.tick(now)
-        self.refresh()
+        self.guarded("the clock", lambda: self._tick(now))
+        self.guarded("drawing", self.refresh)
         if self.watchdog is not None:
             self.watchdog.ping()
+
+    def _tick(self, now: float) -> None:
+        if self.table is not None:
+            self.table.tick(now)
+        if self.top is not None:
+            self.top.tick(now)
 
     def run(self) -> None:
         """Run in real time until quit() (SIGTERM, SIGINT, the menu's Aus)."""

@@ -1,15 +1,16 @@
 """Boards and templates: one generic mechanism for every game that registers a schema.
 
-A game registers a board kind with a validator and its shipped defaults. The store
+A game's catalog entry names its board validator and its shipped defaults. The store
 keeps uploaded boards; the link lists, gets, puts and deletes them through here.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from .games import catalog
 
 
 class BoardError(ValueError):
@@ -34,12 +35,6 @@ class BoardKind:
 
 _KINDS: dict[str, BoardKind] = {}
 
-BOARD_MODULES: dict[str, str] = {
-    # game -> "module:validate_function:defaults_function"; one line per game with boards.
-    "besenbingo": "spielleiter.games.besenbingo_templates:validate_board:default_boards",
-}
-
-
 def register(kind: BoardKind) -> None:
     """Make a game's boards known (tests register small schemas of their own)."""
     _KINDS[kind.game] = kind
@@ -51,12 +46,11 @@ def unregister(game: str) -> None:
 
 
 def kinds() -> dict[str, BoardKind]:
-    """Every registered board kind, loading the shipped games' schemas on first use."""
-    for game, target in BOARD_MODULES.items():
-        if game not in _KINDS:
-            module, validate_name, defaults_name = target.split(":")
-            mod = importlib.import_module(module)
-            register(BoardKind(game, getattr(mod, validate_name), getattr(mod, defaults_name)))
+    """Every game's board kind (from the catalog), and those tests registered."""
+    for entry in catalog.entries():
+        functions = entry.board_functions() if entry.id not in _KINDS else None
+        if functions is not None:
+            register(BoardKind(entry.id, *functions))
     return dict(_KINDS)
 
 

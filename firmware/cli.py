@@ -74,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     settings = store.settings()
     rng = random.Random(args.seed)
+    seeds = random.Random(None if args.seed is None else f"records/{args.seed}")
     clock: Any = VirtualClock() if script is not None else SystemClock()
     hardware: dict[str, Any] = {"emulated": emulate}
     box_ref: list[Box] = []
@@ -93,7 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .hal.watchdog import Watchdog
 
     watchdog = Watchdog.from_env()
-    box = Box(store, FrameSink(displays), clock, rng, hardware=hardware, watchdog=watchdog)
+    box = Box(
+        store, FrameSink(displays), clock, rng, hardware=hardware, watchdog=watchdog, seeds=seeds
+    )
     box_ref.append(box)
     box.polls.extend(polls)
     box.reload_settings()

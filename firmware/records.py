@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import registry
+from .games import catalog
 from .games.base import Game, Seat, State, replay
 
 FORMAT_VERSION = 1
@@ -33,7 +33,7 @@ class Record:
     """Free-form facts (start time, finished, device id); never needed to replay."""
 
     def make_game(self) -> Game:
-        return registry.make(self.game, self.params)
+        return catalog.make(self.game, self.params)
 
     def replay(self) -> State:
         """The state after every action of the record."""

@@ -95,17 +95,23 @@ SETTINGS: dict[str, Setting] = {
     "serial.port": Setting("/dev/ttyGS0", _port, "serial port of the laptop link"),
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
-    "speedtombola.removed": Setting(9, _one_of(6, 9, 12), "lots removed unseen per round"),
-    "speedtombola.rounds": Setting(1, _one_of(1, 3, 5), "rounds per match"),
-    "maskenball.tips": Setting(False, _bool, "show tips (which beetle, win chance)"),
-    "maskenball.mode": Setting("digital", _one_of("digital", "physical"), "who plays the magnets"),
-    "maskenball.players": Setting(2, _int_range(1, 8), "players taking turns at the spinner"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
     "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
-    "speedtombola.takeover": Setting(
-        "normal", _one_of("leicht", "normal", "stark"), "the computer that takes a left seat"
-    ),
 }
+
+
+def _game_settings() -> dict[str, Setting]:
+    """The settings each game declares in its catalog entry, as "<game>.<name>"."""
+    from .games import catalog
+
+    return {
+        entry.setting(option.name): Setting(option.default, option.problem, option.help)
+        for entry in catalog.entries()
+        for option in entry.options
+    }
+
+
+SETTINGS.update(_game_settings())
 
 
 def defaults() -> dict[str, Any]:

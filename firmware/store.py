@@ -22,7 +22,7 @@ from . import boards, settings
 from .games.base import Seat
 from .records import Record
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +50,15 @@ CREATE TABLE IF NOT EXISTS bestenliste (
     matches INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, name)
 );
+CREATE TABLE IF NOT EXISTS awards (
+    id INTEGER PRIMARY KEY,
+    record_id INTEGER,
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX IF NOT EXISTS awards_game ON awards(game, name);
 CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, last_used REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS boards (
     game TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game, name)
@@ -84,6 +93,15 @@ class RecordInfo:
 
 
 @dataclass(frozen=True)
+class Award:
+    """A Bestenliste line a match gives one name: points, and matches counted (1 or 0)."""
+
+    name: str
+    points: int
+    matches: int = 1
+
+
+@dataclass(frozen=True)
 class Standing:
     """A line of the Bestenliste."""
 
@@ -109,7 +127,18 @@ class Store:
             for stmt in _SCHEMA.strip().split(";"):
                 if stmt.strip():
                     self._db.execute(stmt)
+            self._migrate()
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _migrate(self) -> None:
+        """Version 1 kept running totals; they become one award each (no record)."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version == 1:
+            self._db.execute(
+                "INSERT INTO awards(record_id, game, name, points, matches)"
+                " SELECT NULL, game, name, points, matches FROM bestenliste"
+            )
+            self._db.execute("DELETE FROM bestenliste")
 
     @classmethod
     def open(cls, data_dir: Path | str) -> Store:
@@ -186,14 +215,46 @@ class Store:
             )
         return rid
 
-    def append_action(self, record_id: int, index: int, action: int) -> None:
-        """Commit one action at its place in the record (durable when this returns)."""
+    def append_action(
+        self,
+        record_id: int,
+        index: int,
+        action: int,
+        finish: tuple[str, list[Award], Mapping[str, Any], Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Commit one action at its place in the record (durable when this returns).
+
+        `finish` = (game, awards, meta, values) ends the match in the same transaction:
+        the awards go to the Bestenliste, the meta and store values are written and the
+        record is marked finished, or none of it happens.
+        """
         with self._tx() as db:
             db.execute(
                 "INSERT INTO actions(record_id, idx, action) VALUES (?, ?, ?)",
                 (record_id, index, int(action)),
             )
             db.execute("UPDATE records SET updated=? WHERE id=?", (time.time(), record_id))
+            if finish is not None:
+                game, awards, meta, values = finish
+                self._award(db, record_id, game, awards)
+                db.execute(
+                    "UPDATE records SET meta=?, finished=1 WHERE id=?",
+                    (json.dumps(dict(meta)), record_id),
+                )
+                for key, value in values.items():
+                    db.execute(
+                        "INSERT OR REPLACE INTO scores(key, value) VALUES (?, ?)",
+                        (key, json.dumps(value)),
+                    )
+
+    @staticmethod
+    def _award(
+        db: sqlite3.Connection, record_id: int | None, game: str, awards: list[Award]
+    ) -> None:
+        db.executemany(
+            "INSERT INTO awards(record_id, game, name, points, matches) VALUES (?, ?, ?, ?, ?)",
+            [(record_id, game, a.name, int(a.points), int(a.matches)) for a in awards],
+        )
 
     def update_record(
         self,
@@ -203,8 +264,10 @@ class Store:
         meta: Mapping[str, Any] | None = None,
         finished: bool | None = None,
         abandoned: bool | None = None,
+        awards: tuple[str, list[Award]] | None = None,
     ) -> None:
-        """Change a record's seats (a computer took over), meta or end flags."""
+        """Change a record's seats (a computer took over), meta or end flags, and add the
+        awards that go with the change (game, awards), in one transaction."""
         with self._tx() as db:
             if seats is not None:
                 db.execute(
@@ -217,6 +280,8 @@ class Store:
                 db.execute("UPDATE records SET finished=? WHERE id=?", (int(finished), record_id))
             if abandoned is not None:
                 db.execute("UPDATE records SET abandoned=? WHERE id=?", (int(abandoned), record_id))
+            if awards is not None:
+                self._award(db, record_id, *awards)
 
     def record(self, record_id: int) -> Record:
         """A stored record with every committed action (KeyError when unknown)."""
@@ -277,30 +342,35 @@ class Store:
 
     # --- Bestenliste ------------------------------------------------------
     def add_to_bestenliste(self, game: str, name: str, points: int, matches: int = 1) -> None:
-        """Add a match's points to a human player's running total."""
+        """Add points to a name's Bestenliste line without a record (imports, tests)."""
         with self._tx() as db:
-            db.execute(
-                "INSERT INTO bestenliste(game, name, points, matches) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT(game, name) DO UPDATE SET points = points + excluded.points,"
-                " matches = matches + excluded.matches",
-                (game, name, int(points), int(matches)),
-            )
+            self._award(db, None, game, [Award(name, points, matches)])
+
+    def awards(self, record_id: int) -> list[Award]:
+        """The Bestenliste lines one record gave."""
+        rows = self._query(
+            "SELECT name, points, matches FROM awards WHERE record_id=? ORDER BY id", (record_id,)
+        )
+        return [Award(n, p, m) for n, p, m in rows]
 
     def bestenliste(self, game: str) -> list[Standing]:
-        """One game's Bestenliste, best first."""
+        """One game's Bestenliste, best first: every award of the game added up per name."""
         rows = self._query(
-            "SELECT name, points, matches FROM bestenliste WHERE game=?"
-            " ORDER BY points DESC, matches ASC, name ASC",
+            "SELECT name, SUM(points) AS p, SUM(matches) AS m FROM awards WHERE game=?"
+            " GROUP BY name ORDER BY p DESC, m ASC, name ASC",
             (game,),
         )
-        return [Standing(n, p, m) for n, p, m in rows]
+        return [Standing(n, int(p), int(m)) for n, p, m in rows]
 
     def reset_bestenliste(self, game: str | None = None) -> int:
         """Clear one game's Bestenliste (or all); returns how many lines went."""
         with self._tx() as db:
-            if game is None:
-                return db.execute("DELETE FROM bestenliste").rowcount
-            return db.execute("DELETE FROM bestenliste WHERE game=?", (game,)).rowcount
+            where, args = ("", ()) if game is None else (" WHERE game=?", (game,))
+            lines = db.execute(
+                f"SELECT COUNT(DISTINCT game || '/' || name) FROM awards{where}", args
+            ).fetchone()[0]
+            db.execute(f"DELETE FROM awards{where}", args)
+            return int(lines)
 
     # --- names ------------------------------------------------------------
     def remember_name(self, name: str) -> None:

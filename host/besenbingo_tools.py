@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from spielleiter.bots.besenbingo import Solver, simulate
-from spielleiter.games.besenbingo_templates import (
+from spielleiter.games.besenbingo.bots import Solver, simulate
+from spielleiter.games.besenbingo.templates import (
     Template,
     TemplateError,
     default_templates,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
-from spielleiter.games.besenbingo_templates import (
+from spielleiter.games.besenbingo.templates import (
     SIZE,
     TOWERS,
     BarField,

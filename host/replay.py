@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from spielleiter.games.speedtombola import RoundResult, SpeedtombolaState, garnituren, ranks
+from spielleiter.games.base import ranks
+from spielleiter.games.speedtombola.rules import RoundResult, SpeedtombolaState, garnituren
 from spielleiter.records import Record, RecordError
 
 
@@ -69,7 +70,7 @@ def replay_text(record: Record) -> str:
         totals = state.match_points
         lines.append("Endstand")
         for name, points, place in sorted(
-            zip(names, totals, ranks(totals), strict=True), key=lambda t: t[2]
+            zip(names, totals, ranks(totals, lower_is_better=True), strict=True), key=lambda t: t[2]
         ):
             lines.append(f"  {place}. {name}  {points} Punkte")
     else:

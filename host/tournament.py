@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from spielleiter.bots import speedtombola as bots
-from spielleiter.games.speedtombola import ALL_LOTS, SpeedtombolaGame
+from spielleiter.games.speedtombola.rules import ALL_LOTS, SpeedtombolaGame
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ import random
 
 import numpy as np
 import pytest
-from spielleiter.bots.besenbingo import LEVELS, Solver, choose, play_out, simulate
-from spielleiter.games.besenbingo import BesenbingoGame
-from spielleiter.games.besenbingo_templates import default_templates
+from spielleiter.games.besenbingo.bots import LEVELS, Solver, choose, play_out, simulate
+from spielleiter.games.besenbingo.rules import BesenbingoGame
+from spielleiter.games.besenbingo.templates import default_templates
 
 
 def play(game: BesenbingoGame, deck: list[int], level: str = "stark", seed: int = 0):

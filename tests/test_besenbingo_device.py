@@ -8,14 +8,14 @@ from pathlib import Path
 from helpers import assert_golden, run_box
 from spielleiter.app import Box, VirtualClock
 from spielleiter.games.base import Seat
-from spielleiter.games.besenbingo import MINUS, REVEALS
-from spielleiter.games.besenbingo_templates import default_boards
+from spielleiter.games.besenbingo.rules import MINUS, REVEALS
+from spielleiter.games.besenbingo.templates import default_boards
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter.ui import besenbingo as ui
-from spielleiter.ui.besenbingo import (
+from spielleiter.games.besenbingo.screens import (
     EndScreen,
     HandoverScreen,
     ResultsScreen,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
-from spielleiter.games.besenbingo_templates import Template, default_templates, validate_template
+from spielleiter.games.besenbingo.templates import Template, default_templates, validate_template
 from spielleiter_host import printing
 from spielleiter_host.cli import main
 from spielleiter_host.printing import template_page

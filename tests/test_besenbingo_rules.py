@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, TERMINAL, IllegalActionError, ParameterError, replay
-from spielleiter.games.besenbingo import (
+from spielleiter.games.besenbingo.rules import (
     MINUS,
     BesenbingoGame,
     encode,
     solo_beaten,
     solo_round,
 )
-from spielleiter.games.besenbingo_templates import default_templates
+from spielleiter.games.besenbingo.templates import default_templates
 from spielleiter.records import Record
 
 W = {"Wa": "Walpurga", "Me": "Mechthild", "Gr": "Griselda", "Ot": "Ottilie"}
@@ -267,7 +267,7 @@ def test_a_bad_template_in_the_parameters_names_its_field() -> None:
 def test_random_games_replay_from_their_record() -> None:
     rng = random.Random(7)
     for players in (1, 4, 9):
-        game = registry.make("besenbingo", {"players": players})
+        game = catalog.make("besenbingo", {"players": players})
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))

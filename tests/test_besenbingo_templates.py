@@ -7,8 +7,8 @@ import statistics
 from typing import Any
 
 import pytest
-from spielleiter.bots.besenbingo import Solver
-from spielleiter.games.besenbingo_templates import (
+from spielleiter.games.besenbingo.bots import Solver
+from spielleiter.games.besenbingo.templates import (
     COPILOTS,
     DEFAULT_WITCHES,
     TemplateError,

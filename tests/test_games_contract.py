@@ -1,6 +1,6 @@
 """Every registered game keeps the game contract (OpenSpiel's generic simulation test).
 
-New games join automatically: the tests are parametrized over the registry.
+New games join automatically: the tests are parametrized over the catalog.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
@@ -22,13 +22,13 @@ from spielleiter.games.base import (
 )
 from spielleiter.records import Record
 
-GAMES = registry.names()
+GAMES = catalog.names()
 SEEDS = (1, 2, 3, 4, 5)
 
 
 def game_of(name: str) -> Game:
     """The game at its default parameters."""
-    return registry.make(name)
+    return catalog.make(name)
 
 
 def length_limit(game: Game) -> int:

@@ -13,7 +13,7 @@ import pytest
 import serial
 from spielleiter import boards
 from spielleiter.boards import BoardKind
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import Seat
 from spielleiter.link.fake import FakeDevice
 from spielleiter.link.server import LinkServer, close_pty, open_pty
@@ -36,7 +36,8 @@ def validate_board(data):
 
 @pytest.fixture
 def store(tmp_path, monkeypatch) -> Iterator[Store]:
-    monkeypatch.setitem(registry.GAMES, GAME, "unused:Unused")
+    known = catalog.names()
+    monkeypatch.setattr(catalog, "names", lambda: [*known, GAME])
     boards.register(BoardKind(GAME, validate_board, lambda: {"Standard": {"rows": [1, 2]}}))
     s = Store.open(tmp_path / "data")
     yield s

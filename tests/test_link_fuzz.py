@@ -100,7 +100,7 @@ def running_box(tmp_path_factory) -> Iterator[tuple[serial.Serial, Any]]:
     from spielleiter.hal.display import FrameSink
     from spielleiter.session import Session
     from spielleiter.ui.menus import main_menu
-    from spielleiter.ui.speedtombola import TableScreen
+    from spielleiter.games.speedtombola.screens import TableScreen
 
     store = Store.open(tmp_path_factory.mktemp("running"))
     store.set_settings({"admin.pin": PIN, "display.contrast": 33})

@@ -12,7 +12,7 @@ import pytest
 import serial
 from spielleiter import boards
 from spielleiter.boards import BoardError, BoardKind
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import Seat
 from spielleiter.link import protocol
 from spielleiter.link.fake import FakeDevice
@@ -45,7 +45,8 @@ def board_kind() -> Iterator[None]:
 
 @pytest.fixture
 def store(tmp_path, monkeypatch) -> Iterator[Store]:
-    monkeypatch.setitem(registry.GAMES, GAME, "unused:Unused")
+    known = catalog.names()
+    monkeypatch.setattr(catalog, "names", lambda: [*known, GAME])
     s = Store.open(tmp_path)
     yield s
     s.close()

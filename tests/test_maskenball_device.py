@@ -9,7 +9,7 @@ from helpers import assert_golden, run_box
 from PIL import Image
 from spielleiter.app import Box, VirtualClock
 from spielleiter.games.base import Seat
-from spielleiter.games.maskenball import FLY, SPIN, VISIT, colour_letters
+from spielleiter.games.maskenball.rules import FLY, SPIN, VISIT, colour_letters
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.hal.spinner import AS5600, Ambiguous, Sector
@@ -18,7 +18,7 @@ from spielleiter.spinner_service import SpinnerService
 from spielleiter.store import Store
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import TINY
-from spielleiter.ui.maskenball import (
+from spielleiter.games.maskenball.screens import (
     EndScreen,
     MaskenballScreen,
     WhichSectorScreen,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from spielleiter.games.base import CHANCE, replay, sample_chance
-from spielleiter.games.maskenball import BEETLES, DOTS, MaskenballGame, MaskenballState
+from spielleiter.games.maskenball.rules import BEETLES, DOTS, MaskenballGame, MaskenballState
 
 
 def random_game(mode: str, seed: int) -> MaskenballState:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, TERMINAL, IllegalActionError, ParameterError
-from spielleiter.games.maskenball import (
+from spielleiter.games.maskenball.rules import (
     BEETLES,
     COLOUR_CODES,
     COLOURS,
@@ -60,7 +60,7 @@ def swap(state: MaskenballState, flyer: int, visited: int) -> None:
 
 
 def test_registered_and_eight_distinct_colour_letters() -> None:
-    assert isinstance(registry.make("maskenball"), MaskenballGame)
+    assert isinstance(catalog.make("maskenball"), MaskenballGame)
     assert len(set(COLOURS)) == len(set(COLOUR_CODES)) == BEETLES
 
 

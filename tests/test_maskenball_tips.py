@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from spielleiter.bots.maskenball_tips import (
+from spielleiter.games.maskenball.tips import (
     draw_groupings,
     draw_sectors,
     simulate,
     table_from_view,
     tips,
 )
-from spielleiter.games.maskenball import (
+from spielleiter.games.maskenball.rules import (
     FLY,
     GROUPING,
     HOME,

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import Seat, sample_chance
 from spielleiter.records import FORMAT_VERSION, Record, RecordError
 from spielleiter.session import Session
@@ -16,7 +16,7 @@ from spielleiter.store import Store
 
 def played_record(actions: int = 25, seed: int = 4) -> Record:
     """A Speedtombola game a few actions in, chance and decisions from one generator."""
-    game = registry.make("speedtombola", {"players": 3})
+    game = catalog.make("speedtombola", {"players": 3})
     state = game.new_initial_state()
     rng = random.Random(seed)
     while len(state.history()) < actions and not state.is_terminal():

@@ -10,7 +10,7 @@ from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
 from spielleiter.ui.menus import SeatMenu, main_menu
-from spielleiter.ui.speedtombola import TableScreen
+from spielleiter.games.speedtombola.screens import TableScreen
 from spielleiter.ui.widgets import ListMenu
 
 K1, K2, K3, K4 = (KeyEvent(k) for k in Key)

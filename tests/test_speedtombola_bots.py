@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from spielleiter.bots.speedtombola import LEVELS, Advice, advice, choose
-from spielleiter.games.speedtombola import ALL_LOTS, Move, SpeedtombolaGame
+from spielleiter.games.speedtombola.bots import LEVELS, Advice, advice, choose
+from spielleiter.games.speedtombola.rules import ALL_LOTS, Move, SpeedtombolaGame
 
 
 def position(

@@ -10,13 +10,13 @@ from helpers import assert_golden, load_frame, run_box
 from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.bots import speedtombola as bots
 from spielleiter.games.base import Seat
-from spielleiter.games.speedtombola import Move, bestenliste_points
+from spielleiter.games.speedtombola.rules import Move, bestenliste_points
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter.ui.menus import PauseMenu, main_menu
-from spielleiter.ui.speedtombola import (
+from spielleiter.games.speedtombola.screens import (
     InfoScreen,
     RatScreen,
     TableScreen,

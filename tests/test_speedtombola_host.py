@@ -6,9 +6,9 @@ import json
 import random
 
 import pytest
-from spielleiter.bots.speedtombola import choose
+from spielleiter.games.speedtombola.bots import choose
 from spielleiter.games.base import Seat, sample_chance
-from spielleiter.games.speedtombola import SpeedtombolaGame
+from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.records import Record
 from spielleiter_host import cli
 from spielleiter_host.replay import calculation, garnitur_text, replay_text

@@ -14,7 +14,7 @@ import pytest
 no_thanks_core = pytest.importorskip("no_thanks.core")
 
 from spielleiter.games.base import sample_chance  # noqa: E402
-from spielleiter.games.speedtombola import (  # noqa: E402
+from spielleiter.games.speedtombola.rules import (  # noqa: E402
     ALL_LOTS,
     Move,
     SpeedtombolaGame,

@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from spielleiter.games import registry
+from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, IllegalActionError, ParameterError, replay, sample_chance
-from spielleiter.games.speedtombola import (
+from spielleiter.games.speedtombola.rules import (
     ALL_LOTS,
     Move,
     SpeedtombolaGame,
@@ -25,7 +25,7 @@ REMOVED_9 = [3, 4, 5, 6, 7, 8, 9, 10, 11]
 
 
 def make(**params: int) -> SpeedtombolaGame:
-    game = registry.make("speedtombola", params)
+    game = catalog.make("speedtombola", params)
     assert isinstance(game, SpeedtombolaGame)
     return game
 
@@ -283,7 +283,7 @@ def test_random_games_keep_the_contracts_invariants():
         assert all(sum(r.groschen) == players * game.groschen for r in state.results)
         points = -sum(state.returns())
         assert game.info.min_utility * players <= -points <= game.info.max_utility
-        again = registry.make("speedtombola", game.params)
+        again = catalog.make("speedtombola", game.params)
         assert replay(again, state.history()).returns() == state.returns()
 
 

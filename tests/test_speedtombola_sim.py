@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from spielleiter.bots.tombola_sim import (
+from spielleiter.games.speedtombola.sim import (
     Policy,
     bitmasks,
     deal,
@@ -13,7 +13,7 @@ from spielleiter.bots.tombola_sim import (
     scalar_round,
     simulate,
 )
-from spielleiter.games.speedtombola import SpeedtombolaGame, groschen_per_player, lot_cost
+from spielleiter.games.speedtombola.rules import SpeedtombolaGame, groschen_per_player, lot_cost
 
 POLICIES = [
     Policy(cost=0.6, bias=-2, noise=4, reserve=3, slope=2, milk=2),

@@ -18,7 +18,7 @@ from spielleiter.spinner_service import SpinnerService, SpinnerUnavailable
 from spielleiter.store import Store
 from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.menus import main_menu, settings_menu
-from spielleiter.ui.spinner_setup import CalibrationScreen, TrialSpinScreen
+from spielleiter.games.maskenball.spinner_setup import CalibrationScreen, TrialSpinScreen
 
 K1, K2, K3, K4 = (KeyEvent(k) for k in Key)
 

@@ -7,8 +7,8 @@ random. Chance outcomes are supplied from outside (a seeded generator or a senso
 
 Example::
 
-    >>> from spielleiter.games import registry
-    >>> game = registry.make("speedtombola", {"players": 3})
+    >>> from spielleiter.games import catalog
+    >>> game = catalog.make("speedtombola", {"players": 3})
     >>> state = game.new_initial_state()
     >>> state.current_player() == CHANCE
     True
@@ -153,6 +153,18 @@ class State(ABC):
         import copy
 
         return copy.deepcopy(self)
+
+
+def ranks(points: Sequence[float], lower_is_better: bool = False) -> list[int]:
+    """Standard competition ranking (1, 1, 3): each value's place among all of them.
+
+    >>> ranks([10, 30, 10])
+    [2, 1, 2]
+    >>> ranks([4, 9, 4], lower_is_better=True)
+    [1, 3, 1]
+    """
+    sign = -1 if lower_is_better else 1
+    return [1 + sum(1 for q in points if sign * q > sign * p) for p in points]
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -10,9 +10,9 @@ from .base import Game
 
 GAMES: dict[str, str] = {
     # name -> "module:GameClass"; a game joins the device by one line here.
-    "besenbingo": "spielleiter.games.besenbingo:BesenbingoGame",
-    "maskenball": "spielleiter.games.maskenball:MaskenballGame",
-    "speedtombola": "spielleiter.games.speedtombola:SpeedtombolaGame",
+    "besenbingo": "spielleiter.games.besenbingo.rules:BesenbingoGame",
+    "maskenball": "spielleiter.games.maskenball.rules:MaskenballGame",
+    "speedtombola": "spielleiter.games.speedtombola.rules:SpeedtombolaGame",
 }
 
 

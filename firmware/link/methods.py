@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .. import boards, settings
-from ..games import registry
+from ..games import catalog
 from ..store import Store
 from .protocol import (
     DEVICE_ERROR,
@@ -282,30 +282,30 @@ def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 # --- Bestenliste --------------------------------------------------------------
 def _game(name: str) -> str:
-    if name not in registry.names():
-        known = ", ".join(registry.names()) or "none"
+    if name not in catalog.names():
+        known = ", ".join(catalog.names()) or "none"
         raise RpcError(NOT_FOUND, f"unknown game {name!r}; known: {known}", {"path": "game"})
     return name
-
-
-def _places(points: list[int]) -> list[int]:
-    """Standard competition ranking (1, 1, 3) of a best-first list."""
-    return [points.index(p) + 1 for p in points]
 
 
 @method("bestenliste.get")
 def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, optional={"game": str})
-    games = [_game(p["game"])] if "game" in p else registry.names()
+    games = [_game(p["game"])] if "game" in p else catalog.names()
     result = {}
+    meanings = {}
     for game in games:
+        try:
+            meanings[game] = catalog.entry(game).bestenliste
+        except catalog.UnknownGame:
+            meanings[game] = ""
         lines = m.store.bestenliste(game)
-        places = _places([s.points for s in lines])
+        places = catalog.ranks([s.points for s in lines])
         result[game] = [
             {"place": place, "name": s.name, "points": s.points, "matches": s.matches}
             for place, s in zip(places, lines, strict=True)
         ]
-    return {"bestenliste": result}
+    return {"bestenliste": result, "meaning": meanings}
 
 
 @method("bestenliste.reset")

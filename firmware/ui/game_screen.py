@@ -1,39 +1,69 @@
-"""What every game's screen shares: its session, the pause menu's entries, leaving."""
+"""What every game's main screen shares: its table, the pause menu's entries, leaving.
+
+A game screen draws its table's state and turns keys into table commands. The ways out
+of a match are the same for every game and go through :meth:`Table.leave`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..session import Session
 from .screen import Screen
 from .widgets import Confirm, Item
 
 
 class GameScreen(Screen):
-    """Base of a game's main screen. Subclasses draw the table and handle the keys."""
+    """Base of a game's main screen (the bottom of a match's screens on the stack)."""
 
-    def __init__(self, app: Any, session: Session) -> None:
+    def __init__(self, app: Any, table: Any) -> None:
         self.app = app
-        self.session = session
+        self.table = table
+
+    @property
+    def session(self) -> Any:
+        return self.table.session
 
     @property
     def state(self) -> Any:
-        return self.session.state
+        return self.table.state
+
+    def game_items(self) -> list[Item]:
+        """The game's own entries of the pause menu (e.g. tips on/off)."""
+        return []
 
     def pause_items(self) -> list[Item]:
-        """Entries of the pause menu after "Weiter"."""
-        return [Item("Verlassen", self.confirm_leave)]
+        """Entries of the pause menu after "Weiter": the game's own, then the ways out."""
+        items = self.game_items()
+        humans = self.table.humans()
+        leavers = [s for s in humans if self.table.can_leave_seat(s)]
+        if len(humans) > 1 and leavers:
+            items += [Item(f"{self.table.name(s)} geht", lambda s=s: self.confirm_leave(s)) for s in leavers]
+        else:
+            items.append(Item("Verlassen", lambda: self.confirm_leave(None)))
+        return items
 
-    def confirm_leave(self) -> None:
-        self.app.replace(Confirm("Partie wirklich verlassen?", self.leave, self.app.pop))
+    def confirm_leave(self, seat: int | None) -> None:
+        entry = self.table.entry
+        if seat is None:
+            question = "Partie wirklich verlassen?"
+        else:
+            question = (
+                f"{self.table.name(seat)} verlässt die Partie: {entry.leave_penalty} Punkte, "
+                "ein Computer übernimmt."
+            )
+        self.app.replace(Confirm(question, lambda: self.leave(seat), self.app.pop))
 
-    def leave(self) -> None:
-        """End the game without a result (it is kept as an abandoned record)."""
-        self.session.abandon()
-        self.app.session = None
-        self.app.reset(self.app.stack[0])
+    def leave(self, seat: int | None = None) -> None:
+        """Leave through the table; back to the match, or to the main menu when it ended."""
+        self.table.leave(seat)
+        if self.table.closed:
+            self.app.show_table(None)
+            self.app.reset(self.app.stack[0])
+        else:
+            self.app.reset(self)
 
     def end(self) -> None:
-        """The game is over and its record finished: back to the main menu."""
-        self.app.session = None
+        """The match is over and its record finished: back to the main menu."""
+        self.table.close()
+        self.app.show_table(None)
         self.app.reset(self.app.stack[0])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..games import catalog
 from ..games.base import Seat
+from ..games.catalog import GameEntry, HouseRule, Variant
 from ..hal.keys import Key, KeyEvent
 from ..session import Session
 from ..settings import SettingsError
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
-from .games import SETUPS, GameSetup, available
 from .screen import Screen, SoftKey
 from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
 
@@ -19,31 +20,33 @@ LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "comput
 
 def main_menu(app: Any) -> ListMenu:
     """The first screen: the games, the Bestenliste, the settings."""
-    items = [Item(s.title, lambda s=s: open_setup(app, s)) for s in available()]
+    items = [Item(e.title, lambda e=e: open_setup(app, e)) for e in catalog.entries()]
     items.append(Item("Bestenliste", lambda: app.push(bestenliste_menu(app))))
     items.append(Item("Einstellungen", lambda: app.push(settings_menu(app))))
     return ListMenu("Spielleiter", items, back=lambda: None, back_label="")
 
 
-def open_setup(app: Any, setup: GameSetup) -> None:
+def open_setup(app: Any, entry: GameEntry, variant: Variant | None = None) -> None:
     """A game's first setup step: the way to play it when it has several, else the seats
     (or the start at once, when there is nothing to choose)."""
-    if setup.variants:
-        items = [Item(v.title, lambda v=v: open_setup(app, v)) for v in setup.variants]
-        app.push(ListMenu(setup.title, items))
+    if entry.variants and variant is None:
+        items = [Item(v.title, lambda v=v: open_setup(app, entry, v)) for v in entry.variants]
+        app.push(ListMenu(entry.title, items))
         return
-    flow = SetupFlow(setup)
+    flow = SetupFlow(entry, variant)
     first = flow.first_screen(app)
-    if setup.needs_seats or setup.house_rules:
+    if flow.needs_seats or entry.house_rules:
         app.push(first)
     else:
         flow.start()
 
 
-def start_game(app: Any, setup: GameSetup, session: Session) -> None:
-    """Show a game's first screen on top of the main menu."""
-    app.session = session
-    app.reset(setup.start_screen()(app, session))
+def start_game(app: Any, session: Session) -> None:
+    """Set a match's table up and show its first screen on top of the main menu."""
+    entry = catalog.entry(session.record.game)
+    table = entry.table_class()(app, session)
+    app.show_table(table)
+    app.reset(entry.start_screen()(app, table))
 
 
 def launch(
@@ -53,24 +56,27 @@ def launch(
     seats: list[Seat],
     meta: dict[str, Any] | None = None,
 ) -> Session:
-    """Store a new game's record and show its first screen."""
-    session = Session.start(app.store, game, params, seats, meta)
-    start_game(app, SETUPS[game], session)
+    """Store a new game's record (its chance seeded from the box) and show its first screen."""
+    session = Session.start(app.store, game, params, seats, meta, seed=app.record_seed())
+    start_game(app, session)
     return session
 
 
 def resume_prompt(app: Any, record_id: int) -> Confirm:
-    """Offered after a restart when a game was not finished."""
+    """Offered after a restart (or an error) when a game was not finished."""
     record = app.store.record(record_id)
-    setup = SETUPS.get(record.game)
-    title = setup.title if setup else record.game
+    try:
+        title = catalog.entry(record.game).title
+        known = True
+    except catalog.UnknownGame:
+        title, known = record.game, False
 
     def yes() -> None:
-        if setup is None:
+        if not known:
             app.store.update_record(record_id, abandoned=True)
             app.reset(app.stack[0])
             return
-        start_game(app, setup, Session.resume(app.store, record_id))
+        start_game(app, Session.resume(app.store, record_id))
 
     def no() -> None:
         app.store.update_record(record_id, abandoned=True)
@@ -83,25 +89,31 @@ def resume_prompt(app: Any, record_id: int) -> Confirm:
 class SetupFlow:
     """Seats, then a name or computer level per seat, then the house rules, then start."""
 
-    def __init__(self, setup: GameSetup) -> None:
-        self.setup = setup
+    def __init__(self, entry: GameEntry, variant: Variant | None = None) -> None:
+        self.entry = entry
+        self.variant = variant
+        self.min_seats = variant.min_seats if variant else entry.min_seats
+        self.max_seats = variant.max_seats if variant else entry.max_seats
+        self.levels = variant.levels if variant else entry.levels
+        self.needs_seats = variant.needs_seats if variant else entry.needs_seats
+        self.title = variant.title if variant else entry.title
         self.seats: list[Seat] = []
-        self.count = setup.min_seats
+        self.count = self.min_seats
         self.params: dict[str, Any] = {}
 
     def first_screen(self, app: Any) -> Screen:
         self.app = app
-        for rule in self.setup.house_rules:
-            remembered = app.settings().get(rule.setting) if rule.setting else None
-            self.params[rule.param] = remembered if remembered in rule.options else rule.options[0]
-        if not self.setup.needs_seats:
+        settings = app.store.settings()
+        for rule in self.entry.house_rules:
+            self.params[rule.param] = self.entry.remembered(settings, rule)
+        if not self.needs_seats:
             return self.rules_menu()
-        choices = range(self.setup.min_seats, self.setup.max_seats + 1)
+        choices = range(self.min_seats, self.max_seats + 1)
         items = [
             Item(f"{n} Plätze" if n > 1 else "1 Platz", lambda n=n: self.choose_count(n))
             for n in choices
         ]
-        return ListMenu(f"{self.setup.title}: Plätze", items)
+        return ListMenu(f"{self.title}: Plätze", items)
 
     def choose_count(self, n: int) -> None:
         self.count = n
@@ -117,7 +129,7 @@ class SetupFlow:
             if name not in taken
         ]
         items.append(Item("Neuer Name ...", self.spell_name))
-        for level in self.setup.levels:
+        for level in self.levels:
             label = LEVEL_NAMES.get(level, level.title())
             items.append(
                 Item(
@@ -154,14 +166,14 @@ class SetupFlow:
             self.app.store.remember_name(seat.name)
         if len(self.seats) < self.count:
             self.app.push(self.seat_menu())
-        elif self.setup.house_rules:
+        elif self.entry.house_rules:
             self.app.push(self.rules_menu())
         else:
             self.start()  # nothing left to choose
 
     def rules_menu(self) -> ListMenu:
         items = []
-        for rule in self.setup.house_rules:
+        for rule in self.entry.house_rules:
             items.append(
                 Item(
                     lambda rule=rule: f"{rule.label}: {rule.label_of(self.params[rule.param])}",
@@ -169,31 +181,36 @@ class SetupFlow:
                 )
             )
         items.append(Item("Start", self.start))
-        return ListMenu(f"{self.setup.title}", items)
+        return ListMenu(f"{self.title}", items)
 
-    def cycle(self, rule: Any) -> None:
+    def cycle(self, rule: HouseRule) -> None:
         options = list(rule.options)
         value = self.params[rule.param]
         self.params[rule.param] = options[(options.index(value) + 1) % len(options)]
 
     def start(self) -> None:
         params = dict(self.params)
-        if self.setup.needs_seats:
+        if self.needs_seats:
             params["players"] = len(self.seats)
             seats = self.seats
         else:
             seats = [Seat("Tisch")]
-        remembered = {r.setting: params[r.param] for r in self.setup.house_rules if r.setting}
+        remembered = {
+            self.entry.setting(r.setting): params[r.param]
+            for r in self.entry.house_rules
+            if r.setting
+        }
         if remembered:
             try:
                 self.app.store.set_settings(remembered)
+                self.app.reload_settings()
             except SettingsError:
                 pass
-        begin = self.setup.begin_hook()
-        if begin is not None:
-            begin(self.app, params, list(seats))
+        hook = self.entry.setup_hook()
+        if hook is not None:
+            hook(self.app, params, list(seats), self.variant)
         else:
-            launch(self.app, self.setup.game_name, params, list(seats))
+            launch(self.app, self.entry.id, params, list(seats))
 
 
 class SeatMenu(ListMenu):
@@ -231,18 +248,17 @@ class BestenlisteScreen(Screen):
         lines = self.lines()
         pages = max(1, -(-len(lines) // self.ROWS))
         self.page = min(self.page, pages - 1)
-        title = SETUPS[self.game].title if self.game in SETUPS else self.game
+        try:
+            title = catalog.entry(self.game).title
+        except catalog.UnknownGame:
+            title = self.game
         y = canvas.title(f"Bestenliste {title}"[:21], f"{self.page + 1}/{pages}")
         canvas.text((2, y), "Pl Name        Pkt  Sp", SMALL)
         y += 9
         if not lines:
             canvas.text((2, y + 4), "Noch keine Partie.", TEXT)
-        place = 0
-        previous = None
-        for i, line in enumerate(lines):
-            if line.points != previous:
-                place = i + 1
-                previous = line.points
+        places = catalog.ranks([line.points for line in lines])
+        for i, (place, line) in enumerate(zip(places, lines, strict=True)):
             if self.page * self.ROWS <= i < (self.page + 1) * self.ROWS:
                 text = f"{place:>2} {line.name[:10]:<10} {line.points:>5} {line.matches:>3}"
                 canvas.text((2, y), text, SMALL)
@@ -265,7 +281,7 @@ class BestenlisteScreen(Screen):
 
 
 def bestenliste_menu(app: Any) -> ListMenu:
-    items = [Item(s.title, lambda s=s: app.push(BestenlisteScreen(s.name))) for s in available()]
+    items = [Item(e.title, lambda e=e: app.push(BestenlisteScreen(e.id))) for e in catalog.entries()]
     return ListMenu("Bestenliste", items)
 
 
@@ -321,14 +337,11 @@ def settings_menu(app: Any) -> ListMenu:
 
 
 def _extra_settings(app: Any) -> list[Item]:
-    """Settings items that games and hardware add (spinner calibration, tips)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
+    """Settings items that games add (the spinner's calibration, tips)."""
     items: list[Item] = []
-    for module in ("spielleiter.ui.spinner_setup",):
-        if find_spec(module) is not None:
-            items.extend(import_module(module).settings_items(app))
+    for entry in catalog.entries():
+        if entry.settings_items:
+            items.extend(entry.load(entry.settings_items)(app))
     return items
 
 
@@ -336,16 +349,18 @@ def _extra_settings(app: Any) -> list[Item]:
 
 
 def open_menu(app: Any) -> None:
-    """Long K4: the pause menu in a game, else back to the main menu."""
-    top = app.top
-    if app.session is not None and top is not None and hasattr(top, "pause_items"):
-        app.push(PauseMenu(top))
+    """Long K4: the pause menu while a match is shown (from any of its screens), else
+    back to the main menu."""
+    game_screen = app.game_screen()
+    if game_screen is not None:
+        if not isinstance(app.top, PauseMenu):
+            app.push(PauseMenu(game_screen))
     elif len(app.stack) > 1:
         app.reset(app.stack[0])
 
 
 class PauseMenu(ListMenu):
-    """In a game: Weiter (resume), the game's own entries, Verlassen (leave)."""
+    """In a game: Weiter (resume), the game's own entries, the ways to leave."""
 
     def __init__(self, game_screen: Any) -> None:
         self.game_screen = game_screen

@@ -11,15 +11,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..games.maskenball import COLOURS, is_petal, petal_of
-from ..hal.keys import Key, KeyEvent
-from ..hal.spinner import Ambiguous, Calibration, CalibrationError, Outcome, Sector
-from ..settings import SettingsError
-from ..spinner_service import AUTO, ELECTRONIC, MODES, SENSOR, SpinnerService, SpinnerUnavailable
-from .canvas import Canvas
-from .fonts import LARGE, SMALL, TEXT, TINY
-from .screen import Screen, SoftKey
-from .widgets import Item
+from spielleiter.games.maskenball.rules import COLOURS, is_petal, petal_of
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.hal.spinner import Ambiguous, Calibration, CalibrationError, Outcome, Sector
+from spielleiter.settings import SettingsError
+from spielleiter.spinner_service import AUTO, ELECTRONIC, MODES, SENSOR, SpinnerService, SpinnerUnavailable
+from spielleiter.ui.canvas import Canvas
+from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
+from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.widgets import Item
 
 MODE_NAMES = {AUTO: "automatisch", SENSOR: "Sensor", ELECTRONIC: "elektronisch"}
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from spielleiter.games.speedtombola import Move, SpeedtombolaGame, lot_cost
+from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame, lot_cost
 
 DEFAULT_CHUNK = 8192
 """Playouts per numpy pass; bounds the simulator's memory."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..games.base import sample_chance
-from ..games.maskenball import (
+from spielleiter.games.base import sample_chance
+from spielleiter.games.maskenball.rules import (
     BEETLES,
     COLOUR_CODES,
     COLOURS,
@@ -40,16 +40,16 @@ from ..games.maskenball import (
     is_petal,
     petal_of,
 )
-from ..hal.keys import Key, KeyEvent
-from ..hal.spinner import Ambiguous, Outcome, Sector, SensorError
-from ..session import Session
-from ..spinner_service import SpinnerService
-from .canvas import WIDTH, Canvas
-from .fonts import LARGE, SMALL, TEXT, TINY
-from .game_screen import GameScreen
-from .screen import Screen, SoftKey
-from .spinner_setup import draw_dial, sector_short
-from .widgets import Confirm, Item
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.hal.spinner import Ambiguous, Outcome, Sector, SensorError
+from spielleiter.session import Session
+from spielleiter.spinner_service import SpinnerService
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
+from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.games.maskenball.spinner_setup import draw_dial, sector_short
+from spielleiter.ui.widgets import Confirm, Item
 
 GAME = "maskenball"
 RESULT_S = 1.5
@@ -60,7 +60,7 @@ DECISIONS = (PENDING_VISIT, PENDING_VISIT_OR_HOME, PENDING_CHOOSE)
 def begin(app: Any, params: dict[str, Any], seats: list[Any]) -> None:
     """A new game takes its sector probabilities from the spinner's calibration, so its
     record tells how the spinner was."""
-    from .menus import launch
+    from spielleiter.ui.menus import launch
 
     probabilities = SpinnerService.of(app).sector_probabilities()
     launch(app, GAME, {**params, "sector_probabilities": probabilities}, seats)
@@ -283,7 +283,7 @@ class MaskenballScreen(GameScreen):
         games = int(self.app.settings().get("bot.playouts", 2000))
 
         def work() -> Any:
-            from ..bots.maskenball_tips import tips
+            from spielleiter.games.maskenball.tips import tips
 
             return tips(view, games=games, seed=at)
 

@@ -4,7 +4,7 @@ A template is plain JSON (documented in docs/besenbingo.md): a 4x4 grid in a
 checkerboard of 8 towers (numbers 1-8) and 8 witch fields (a witch and her
 copilot), and the score bar (Punkteleiste) below it: rows "hexe", "copilot",
 "paar", the two-field "kombi" row and the "minus" row. Every field carries its own
-value. Templates are data: the nine defaults live in data/besenbingo_templates.json.
+value. Templates are data: the nine defaults live in data/templates.json.
 
 Example::
 
@@ -339,7 +339,7 @@ def validate_template(data: Any) -> Template:
 @cache
 def default_templates() -> tuple[Template, ...]:
     """The nine shipped templates, in seat order (seat i gets template i by default)."""
-    text = resources.files(__package__).joinpath("data/besenbingo_templates.json").read_text(
+    text = resources.files(__package__).joinpath("data/templates.json").read_text(
         encoding="utf-8"
     )
     items = json.loads(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.speedtombola import (
+from spielleiter.games.speedtombola.rules import (
     Move,
     RoundResult,
     bestenliste_points,
@@ -18,13 +18,13 @@ from ..games.speedtombola import (
     lot_cost,
     lot_points,
 )
-from ..hal.keys import Key, KeyEvent
-from ..session import Session
-from .canvas import WIDTH, Canvas
-from .fonts import LARGE, SMALL, TEXT, TINY
-from .game_screen import GameScreen
-from .screen import Screen, SoftKey
-from .widgets import Confirm, Item
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.session import Session
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
+from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.widgets import Confirm, Item
 
 GAME = "speedtombola"
 LEAVE_PENALTY = -10
@@ -156,7 +156,7 @@ class TableScreen(GameScreen):
         self.thinking = seat
 
         def work() -> int:
-            from ..bots import speedtombola as bots
+            from spielleiter.games.speedtombola import bots
 
             return int(bots.choose(view, level, seed))
 
@@ -367,7 +367,7 @@ class RatScreen(Screen):
         playouts = int(self.app.settings().get("bot.playouts", 2000))
 
         def work() -> Any:
-            from ..bots import speedtombola as bots
+            from spielleiter.games.speedtombola import bots
 
             return bots.advice(view, seed, playouts)
 

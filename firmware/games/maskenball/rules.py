@@ -50,7 +50,15 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from .base import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, ParameterError, State
+from spielleiter.games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    ParameterError,
+    State,
+)
 
 BEETLES = 8
 """Beetles, petals and colours: beetle b starts on petal b wearing colour b."""

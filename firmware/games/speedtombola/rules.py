@@ -18,7 +18,16 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any
 
-from .base import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, ParameterError, State
+from spielleiter.games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    ParameterError,
+    State,
+    ranks,
+)
 
 LOWEST_LOT = 3
 HIGHEST_LOT = 35
@@ -81,11 +90,6 @@ def points_change(lots: Iterable[int], lot: int, pot: int) -> dict[Move, int]:
     """How a seat's points change on each choice: Nehmen costs the lot minus the pot,
     "Nein danke" costs the groschen laid down."""
     return {Move.NEHMEN: lot_cost(lots, lot) - pot, Move.NEIN_DANKE: 1}
-
-
-def ranks(points: Sequence[float]) -> list[int]:
-    """Competition places (1, 1, 3): fewest points first, ties share the place."""
-    return [1 + sum(1 for q in points if q < p) for p in points]
 
 
 def bestenliste_points(round_points_list: Sequence[int], place: int) -> int:
@@ -232,7 +236,7 @@ class SpeedtombolaState(State):
 
     def places(self) -> list[int]:
         """Competition places by match points so far."""
-        return ranks(self.match_points)
+        return ranks(self.match_points, lower_is_better=True)
 
     def points_change(self) -> dict[Move, int]:
         """For the seat to move: how its points change on Nehmen and on "Nein danke"."""

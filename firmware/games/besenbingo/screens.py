@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..games.base import CHANCE, TERMINAL, Seat, sample_chance
-from ..games.besenbingo import MINUS, REVEALS, ROW_TITLES, decode, encode
-from ..games.besenbingo_templates import ROWS, SIZE, Template, WitchField, default_boards
-from ..hal.keys import Key, KeyEvent
-from ..session import Session
-from .canvas import WIDTH, Canvas
-from .fonts import LARGE, SMALL, TEXT, TINY
-from .game_screen import GameScreen
-from .screen import Screen, SoftKey
-from .widgets import Item, ListMenu, Message
+from spielleiter.games.base import CHANCE, TERMINAL, Seat, sample_chance
+from spielleiter.games.besenbingo.rules import MINUS, REVEALS, ROW_TITLES, decode, encode
+from spielleiter.games.besenbingo.templates import ROWS, SIZE, Template, WitchField, default_boards
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.session import Session
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
+from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.widgets import Item, ListMenu, Message
 
 GAME = "besenbingo"
 DIGITAL = "digital"
@@ -272,7 +272,7 @@ class TowerScreen(GameScreen):
         templates = self.stark_templates()
 
         def work() -> None:
-            from ..bots import besenbingo as bots
+            from spielleiter.games.besenbingo import bots
 
             for template in templates:
                 bots.prepare(template)
@@ -317,7 +317,7 @@ class TowerScreen(GameScreen):
         self.thinking = seat
 
         def work() -> int:
-            from ..bots import besenbingo as bots
+            from spielleiter.games.besenbingo import bots
 
             return int(bots.choose(view, seed, level))
 

@@ -12,7 +12,7 @@ Levels: "stark" (exact expectation), "normal" (the most points this turn),
 
 Example::
 
-    >>> from ..games.besenbingo_templates import default_templates
+    >>> from spielleiter.games.besenbingo.templates import default_templates
     >>> round(Solver.of(default_templates()[0]).expected_score(), 1) > 0
     True
 """
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..games.besenbingo import MINUS, REVEALS, Progress, advance, row_options
-from ..games.besenbingo_templates import TOWERS, Template, validate_template
+from spielleiter.games.besenbingo.rules import MINUS, REVEALS, Progress, advance, row_options
+from spielleiter.games.besenbingo.templates import TOWERS, Template, validate_template
 
 LEVELS = ("leicht", "normal", "stark")
 

@@ -14,7 +14,7 @@ engine exactly).
 
 Example::
 
-    >>> from spielleiter.games.maskenball import MaskenballGame, SPIN
+    >>> from spielleiter.games.maskenball.rules import MaskenballGame, SPIN
     >>> state = MaskenballGame({"mode": "physical"}).new_initial_state()
     >>> state.apply_action(SPIN + 0)
     >>> t = tips(state.view(0), games=500, seed=1)
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from ..games.maskenball import (
+from spielleiter.games.maskenball.rules import (
     BEETLES,
     DOTS,
     FLY,

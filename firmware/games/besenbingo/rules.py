@@ -25,8 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, ParameterError, State
-from .besenbingo_templates import (
+from spielleiter.games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    ParameterError,
+    State,
+    ranks,
+)
+from spielleiter.games.besenbingo.templates import (
     ROWS,
     TOWERS,
     Template,
@@ -327,7 +336,7 @@ class BesenbingoState(State):
     def places(self) -> list[int]:
         """Each seat's place by score; ties share the place (1, 1, 3)."""
         scores = self.scores()
-        return [1 + sum(other > mine for other in scores) for mine in scores]
+        return ranks(scores)
 
     def choices(self, seat: int) -> list[dict[str, Any]]:
         """The moves open to `seat` at the current tower, for the screen, with words."""

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from spielleiter.bots.tombola_sim import Batch, Policy, bitmasks, simulate
-from spielleiter.games.speedtombola import Move, lot_cost
+from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate
+from spielleiter.games.speedtombola.rules import Move, lot_cost
 
 LEVELS = ("leicht", "normal", "stark")
 

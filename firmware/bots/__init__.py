@@ -1,1 +1,0 @@
-"""Computer players and the numpy simulator they think with."""

@@ -1,0 +1,30 @@
+"""Besenbingo: the tower cards, the sheets, the computers' crosses, the table and screens."""
+
+from spielleiter.games.catalog import GameEntry, Option, Variant
+
+from .rules import BesenbingoGame
+
+LEVELS = ("leicht", "normal", "stark")
+SOLO_ROUNDS = (1, 3, 5)
+
+ENTRY = GameEntry(
+    id="besenbingo",
+    game=BesenbingoGame,
+    table="table:BesenbingoTable",
+    screens="screens:start",
+    levels=LEVELS,
+    variants=(
+        Variant("digital", "Digital", 1, 9, LEVELS),
+        Variant("papier", "Papier (Spielleiter)", 1, 1, needs_seats=False),
+    ),
+    setup="screens:setup",
+    options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
+    boards="templates:validate_board:default_boards",
+    secret="the silent tower (stiller Turm) and the order of the tower cards not yet turned",
+    bestenliste=(
+        "per human and digital Durchgang: the sheet's points (never below 0), then +30/+15/+5 "
+        "for places 1/2/3 when two or more sheets play (ties share the bonus); paper play "
+        "keeps no sheets and scores nothing"
+    ),
+    leave="leaving ends the Durchgang: nobody is scored, nobody loses points",
+)

@@ -1,0 +1,229 @@
+"""The one list of games: each line names a game package; everything else reads its entry.
+
+A game declares its facts once, in its package's ``ENTRY`` (a :class:`GameEntry`): the
+rules, the table (the flow of a match), the screens, seat counts and computer levels,
+house rules, settings, boards, what stays secret while it runs, what its Bestenliste
+means and what leaving costs. Settings, the setup menu, the link and the host tool read
+them here; nothing else in the program is keyed by a game's name.
+
+Adding a game is a new package under ``games/`` plus one line in :data:`PACKAGES`.
+
+    >>> [e.id for e in entries()]
+    ['speedtombola', 'besenbingo', 'maskenball']
+    >>> entry("speedtombola").title
+    'Speedtombola'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from .base import Game, GameInfo, ranks
+
+__all__ = ["GameEntry", "HouseRule", "Option", "Variant", "entries", "entry", "make", "names", "ranks"]
+
+PACKAGES: tuple[str, ...] = (
+    "speedtombola",
+    "besenbingo",
+    "maskenball",
+)
+"""The games in menu order: one line per game package under ``spielleiter.games``."""
+
+
+class UnknownGame(KeyError):
+    """A game id that the catalog does not list."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting a game adds to the box's settings (key without the game's prefix).
+
+    Exactly one of `choices`, `bounds` or a bool default says what is valid.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[int, int] | None = None
+
+    def problem(self, value: Any) -> str | None:
+        """Why `value` is not valid for this option (None when it is)."""
+        if isinstance(self.default, bool):
+            return None if isinstance(value, bool) else "must be true or false"
+        if self.choices:
+            if isinstance(value, bool) or value not in self.choices:
+                return f"must be one of {', '.join(map(str, self.choices))}"
+            return None
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"must be a whole number from {lo} to {hi}"
+            return None if lo <= value <= hi else f"must be from {lo} to {hi}, not {value}"
+        return None
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A game parameter chosen in the setup menu before the start.
+
+    The last choice is remembered in the setting ``<game>.<setting>`` (one of the
+    game's options) when `setting` is given.
+    """
+
+    param: str
+    label: str
+    options: tuple[Any, ...]
+    setting: str = ""
+    names: tuple[str, ...] = ()
+    """German names of the options, shown instead of the values (same order)."""
+
+    def label_of(self, value: Any) -> str:
+        if self.names and value in self.options:
+            return self.names[self.options.index(value)]
+        if isinstance(value, bool):
+            return "an" if value else "aus"
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way to play a game that the menu asks for first (e.g. digital or on paper)."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    levels: tuple[str, ...] = ()
+    needs_seats: bool = True
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """Parameters and meta this variant fixes (merged into the setup's choices)."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything the platform knows of one game."""
+
+    id: str
+    """The game's name in records, settings keys, boards and the link."""
+    game: type[Game]
+    table: str
+    """"module:Class" (relative to the package) of the game's Table."""
+    screens: str
+    """"module:function" of `start(app, table) -> Screen`, the game's first screen."""
+    levels: tuple[str, ...] = ()
+    """Computer levels a seat may take (none: no computer players)."""
+    house_rules: tuple[HouseRule, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    needs_seats: bool = True
+    """False: the table plays as one ("Tisch"), the menu asks for no seats."""
+    options: tuple[Option, ...] = ()
+    """The game's own settings, stored as ``<id>.<name>``."""
+    boards: str = ""
+    """"module:validate:defaults" for a game with boards or templates ("" for none)."""
+    setup: str = ""
+    """Optional "module:function" `(app, params, seats, variant)`: the game asks for options
+    of its own (or completes its parameters) before the record starts."""
+    settings_items: str = ""
+    """Optional "module:function" `(app) -> list[Item]`: entries of the settings menu."""
+    secret: str = ""
+    """What no seat may see while a match runs (the link never gives it out before the end)."""
+    bestenliste: str = ""
+    """What a Bestenliste line of this game means (shown in docs and by the host tool)."""
+    leave: str = ""
+    """What leaving a running match costs."""
+    leave_penalty: int = 0
+    """Bestenliste points of a human who leaves while other humans stay (0: none)."""
+
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def min_seats(self) -> int:
+        return self.info.min_players
+
+    @property
+    def max_seats(self) -> int:
+        return self.info.max_players
+
+    @property
+    def package(self) -> str:
+        return f"{__package__}.{self.id.replace('-', '_')}"
+
+    def load(self, target: str) -> Any:
+        """An attribute named "module:attr" inside the game's package."""
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
+
+    def make(self, params: Mapping[str, Any] | None = None) -> Game:
+        """A game object with the given parameters (defaults for the rest)."""
+        return self.game(params)
+
+    def table_class(self) -> type[Any]:
+        return self.load(self.table)  # type: ignore[no-any-return]
+
+    def start_screen(self) -> Callable[..., Any]:
+        return self.load(self.screens)  # type: ignore[no-any-return]
+
+    def setup_hook(self) -> Callable[..., None] | None:
+        return self.load(self.setup) if self.setup else None
+
+    def board_functions(self) -> tuple[Callable[[Any], None], Callable[[], dict[str, Any]]] | None:
+        """(validate, defaults) of the game's boards, None when it has none."""
+        if not self.boards:
+            return None
+        module, validate, defaults = self.boards.split(":")
+        return self.load(f"{module}:{validate}"), self.load(f"{module}:{defaults}")
+
+    def setting(self, name: str) -> str:
+        """The settings key of one of the game's options."""
+        return f"{self.id}.{name}"
+
+    def remembered(self, settings: Mapping[str, Any], rule: HouseRule) -> Any:
+        """The house rule's last choice (the first option when none is remembered)."""
+        value = settings.get(self.setting(rule.setting)) if rule.setting else None
+        return value if value in rule.options else rule.options[0]
+
+
+@cache
+def _load(package: str) -> GameEntry:
+    module = importlib.import_module(f"{__package__}.{package}")
+    found = getattr(module, "ENTRY", None)
+    if not isinstance(found, GameEntry):
+        raise TypeError(f"{module.__name__} declares no ENTRY = GameEntry(...)")
+    return found
+
+
+def entries() -> list[GameEntry]:
+    """Every game, in menu order."""
+    return [_load(p) for p in PACKAGES]
+
+
+def names() -> list[str]:
+    """Every game's id, in menu order."""
+    return [e.id for e in entries()]
+
+
+def entry(game: str) -> GameEntry:
+    """The entry of a game id (UnknownGame names the known ones)."""
+    for found in entries():
+        if found.id == game:
+            return found
+    raise UnknownGame(f"unknown game {game!r}; known: {', '.join(names())}")
+
+
+def make(game: str, params: Mapping[str, Any] | None = None) -> Game:
+    """A game object by id with the given parameters."""
+    return entry(game).make(params)

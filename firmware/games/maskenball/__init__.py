@@ -1,0 +1,33 @@
+"""Maskenball der Käfer: the spinner, the beetles, the ants, the table and its screens."""
+
+from spielleiter.games.catalog import GameEntry, HouseRule, Option
+
+from .rules import MaskenballGame
+
+MODES = ("digital", "physical")
+PLAYER_CHOICES = (2, 3, 4, 5, 6, 7, 8, 1)
+
+ENTRY = GameEntry(
+    id="maskenball",
+    game=MaskenballGame,
+    table="table:MaskenballTable",
+    screens="screens:start",
+    needs_seats=False,
+    house_rules=(
+        HouseRule("players", "Spieler", PLAYER_CHOICES, "players"),
+        HouseRule("mode", "Magnete", MODES, "mode", ("Box", "echt")),
+    ),
+    options=(
+        Option("tips", False, "show tips (which beetle, win chance)"),
+        Option("mode", "digital", "who plays the magnets", choices=MODES),
+        Option("players", 2, "players taking turns at the spinner", bounds=(1, 8)),
+    ),
+    setup="screens:setup",
+    settings_items="spinner_setup:settings_items",
+    secret="the magnet groups (which beetles swap) in digital play",
+    bestenliste=(
+        "per table size (\"4 Spieler\"), the whole table as one team: a won game scores "
+        "10 + the vine fields still free, a lost one 0"
+    ),
+    leave="leaving ends the game: the table is not scored",
+)

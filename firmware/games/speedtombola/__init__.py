@@ -1,0 +1,34 @@
+"""Speedtombola, the No Thanks! variant: rules, computers, the table and its screens."""
+
+from spielleiter.games.catalog import GameEntry, HouseRule, Option
+
+from .rules import REMOVED_CHOICES, ROUND_CHOICES, SpeedtombolaGame
+
+LEVELS = ("leicht", "normal", "stark")
+
+ENTRY = GameEntry(
+    id="speedtombola",
+    game=SpeedtombolaGame,
+    table="table:SpeedtombolaTable",
+    screens="screens:start",
+    levels=LEVELS,
+    house_rules=(
+        HouseRule("removed", "Lose raus", (9, 6, 12), "removed"),
+        HouseRule("rounds", "Runden", ROUND_CHOICES, "rounds"),
+    ),
+    options=(
+        Option("removed", 9, "lots removed unseen per round", choices=REMOVED_CHOICES),
+        Option("rounds", 1, "rounds per match", choices=ROUND_CHOICES),
+        Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
+    ),
+    secret="the lots removed unseen from the drum in the running round",
+    bestenliste=(
+        "per human and match: per round max(0, 50 - round points), then +30/+15/+5 for "
+        "places 1/2/3 (ties share the place's bonus)"
+    ),
+    leave=(
+        "a human who leaves while other humans stay gets -10 for the match instead of what "
+        "it earned; a computer takes the seat. The last human leaving ends the match unscored"
+    ),
+    leave_penalty=-10,
+)

@@ -1,0 +1,330 @@
+"""The flow of a match without pictures: one turn loop that every game's table shares.
+
+A table asks the seat to move: a human (the table waits for a command), a computer
+(its bot thinks off the loop through the host's `submit`; an answer that comes after
+the match moved on or was left is dropped), or chance (an outcome from the record's
+own random stream, or from a sensor the game waits for). Every action goes through
+the session, which commits it before anything can show it; the last action, the
+Bestenliste awards and the finished flag are one transaction. A game's table adds
+only what its rules add: its bots, its waits (a Tafel to read, a tower to turn), its
+clock default, its awards.
+
+Tables never draw. Screens read a table's state and turn keys into table commands, so
+a table is tested with no frame at all (see :class:`HeadlessHost`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State
+from spielleiter.games.catalog import GameEntry, entry
+from spielleiter.session import Award, MatchEnd, Session
+from spielleiter.store import Store
+
+__all__ = ["Award", "HeadlessHost", "Host", "MatchEnd", "Table"]
+
+
+class Host(Protocol):
+    """What a table uses of the running box."""
+
+    store: Store
+
+    def now(self) -> float: ...
+    def settings(self) -> Mapping[str, Any]: ...
+    def submit(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None: ...
+
+
+class Table:
+    """One match in progress: seats, whose turn, computers, chance, the clock, the end.
+
+    Subclasses override the hooks below; the loop itself is :meth:`advance`.
+    """
+
+    clock_applies = False
+    """Whether the box's Uhr (clock.enabled) limits a human's decisions in this game."""
+
+    def __init__(self, host: Host, session: Session) -> None:
+        self.host = host
+        self.session = session
+        self.entry: GameEntry = entry(session.record.game)
+        self.thinking: int | None = None
+        """The seat whose computer is thinking, if any."""
+        self.deadline: float | None = None
+        """When the clock runs out for the human to move (None: no clock running)."""
+        self.hold_until: float | None = None
+        """A computer's move stays shown until then before the match goes on."""
+        self.news = ""
+        """The last thing that happened, in the players' words."""
+        self.closed = False
+        self._generation = 0
+        session.on_end = self.match_end
+
+    # --- who is who ---------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.session.seats
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.is_human]
+
+    def computers(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.is_human]
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def to_move(self) -> int:
+        """The seat to move, CHANCE or TERMINAL."""
+        return int(self.state.current_player())
+
+    def human_to_move(self) -> bool:
+        seat = self.to_move()
+        return 0 <= seat < len(self.seats) and self.seats[seat].is_human
+
+    def waiting_for(self, seat: int) -> bool:
+        """True when the table waits for this human's command now."""
+        return (
+            not self.closed
+            and self.hold_until is None
+            and self.thinking is None
+            and self.to_move() == seat
+            and self.seats[seat].is_human
+            and not self.holding()
+        )
+
+    @property
+    def busy(self) -> bool:
+        """A computer thinks or its move is still shown: no input is awaited."""
+        return self.thinking is not None or self.hold_until is not None
+
+    # --- hooks a game overrides ---------------------------------------------
+    def holding(self) -> bool:
+        """True while the match waits for something outside the turn order (a Tafel to be
+        read, a tower to be turned, a sensor); the loop stops there."""
+        return False
+
+    def chance_from_box(self) -> bool:
+        """Whether the box draws the next chance outcome itself (False: a sensor brings it)."""
+        return True
+
+    def autoplay(self, seat: int) -> int | None:
+        """An action the box plays for a seat without asking anyone (None: ask the seat)."""
+        return None
+
+    def decide(self, view: Any, level: str, seed: int) -> int:
+        """A computer's move (runs off the loop): the game's bot on the seat's view."""
+        raise NotImplementedError(f"{self.entry.id} has no computer players")
+
+    def default_move(self, seat: int) -> int:
+        """The move the clock makes for a human whose time ran out."""
+        raise NotImplementedError(f"{self.entry.id} has no clock default")
+
+    def moved(self, seat: int, action: int, by_computer: bool) -> None:
+        """An action of a seat was committed (set `news` here). Runs before advance."""
+
+    def awards(self, state: State) -> list[Award]:
+        """The Bestenliste lines a finished match earns (one per human by default: none)."""
+        return []
+
+    def end_meta(self, state: State) -> dict[str, Any]:
+        """Facts stored with the finished record (e.g. who won)."""
+        return {}
+
+    def end_values(self, state: State) -> dict[str, Any]:
+        """Store values written with the end of the match (e.g. a solo score to beat)."""
+        return {}
+
+    # --- the turn loop --------------------------------------------------------
+    def advance(self) -> None:
+        """Move the match on until it waits for a human, a computer, a sensor or the end."""
+        while not self.closed and self.hold_until is None:
+            if self.holding():
+                return
+            state = self.state
+            if state.is_terminal():
+                return
+            player = self.to_move()
+            if player == CHANCE:
+                if not self.chance_from_box():
+                    return
+                self.session.apply(self.session.draw_chance())
+                continue
+            automatic = self.autoplay(player)
+            if automatic is not None:
+                self.session.apply(automatic)
+                continue
+            if self.seats[player].is_human:
+                self.start_clock()
+                return
+            self.think(player)
+            return
+
+    def start_clock(self) -> None:
+        settings = self.host.settings()
+        if self.clock_applies and settings.get("clock.enabled") and self.deadline is None:
+            self.deadline = self.host.now() + int(settings["clock.seconds"])
+
+    def seconds_left(self) -> int | None:
+        """Whole seconds left on the clock (None when no clock runs)."""
+        if self.deadline is None or not self.human_to_move():
+            return None
+        return max(0, int(self.deadline - self.host.now() + 0.999))
+
+    def think(self, seat: int) -> None:
+        """Ask the seat's computer for its move, off the loop."""
+        if self.thinking is not None:
+            return
+        view = self.state.view(seat)
+        level = self.seats[seat].level or "normal"
+        seed = self.session.bot_seed(seat)
+        generation, at = self._generation, self.session.committed
+        self.thinking = seat
+
+        def work() -> int:
+            return int(self.decide(view, level, seed))
+
+        self.host.submit(work, lambda action: self._answer(generation, at, seat, action))
+
+    def _answer(self, generation: int, at: int, seat: int, action: int) -> None:
+        """A computer's answer on the loop; dropped when the match moved on or was left."""
+        if generation != self._generation:
+            return
+        self.thinking = None
+        if self.closed or self.session.committed != at or self.to_move() != seat:
+            return
+        self.play(seat, action, by_computer=True)
+
+    def play(self, seat: int, action: int, by_computer: bool = False) -> None:
+        """Commit a seat's action (IllegalActionError: nothing changed), then move on."""
+        if self.to_move() != seat:
+            raise IllegalActionError(f"{self.name(seat) if seat >= 0 else 'chance'} is not to move")
+        self.session.apply(action)
+        self.deadline = None
+        self.moved(seat, action, by_computer)
+        show_ms = int(self.host.settings().get("bot.show_ms", 0))
+        if by_computer and show_ms > 0 and not self.state.is_terminal():
+            self.hold_until = self.host.now() + show_ms / 1000
+            return
+        self.advance()
+
+    def command(self, seat: int, action: int) -> None:
+        """A human's move from a screen; IllegalActionError says why it is refused."""
+        if not self.waiting_for(seat):
+            raise IllegalActionError(f"{self.name(seat)} ist nicht am Zug")
+        self.play(seat, action)
+
+    def proceed(self) -> None:
+        """Weiter: move on past what the table holds for (a Tafel read, a tower to turn).
+
+        Games with holds override this; the base just moves the match on."""
+        self.advance()
+
+    def supply(self, outcome: int) -> None:
+        """A chance outcome from outside the box's generator (a sensor, real dice)."""
+        if self.to_move() != CHANCE:
+            raise IllegalActionError("no chance outcome is expected now")
+        self.session.apply(outcome)
+        self.moved(CHANCE, outcome, False)
+        self.advance()
+
+    def tick(self, now: float) -> None:
+        """Time passed: a shown computer move ends, or the clock runs out."""
+        if self.hold_until is not None and now >= self.hold_until:
+            self.hold_until = None
+            self.advance()
+        if self.deadline is not None and now >= self.deadline and self.human_to_move():
+            seat = self.to_move()
+            self.deadline = None
+            if not self.holding():
+                self.play(seat, self.default_move(seat))
+
+    # --- the end and leaving ---------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return bool(self.state.is_terminal())
+
+    def match_end(self, state: State) -> MatchEnd:
+        """What the session commits with the last action (one transaction)."""
+        return MatchEnd(self.awards(state), self.end_meta(state), self.end_values(state))
+
+    def can_leave_seat(self, seat: int) -> bool:
+        """A single human may leave a running match and a computer takes over."""
+        others = [s for s in self.humans() if s != seat]
+        return bool(self.entry.leave_penalty and others and self.entry.levels)
+
+    def leave(self, seat: int | None = None) -> None:
+        """The one way out of a running match.
+
+        With a seat named and other humans staying (a game with a leave penalty), that
+        human leaves: the penalty is awarded and a computer takes the seat, in one
+        transaction. Otherwise the whole match ends unscored (kept as an abandoned
+        record). A computer still thinking is forgotten either way.
+        """
+        self._generation += 1
+        self.thinking = None
+        self.hold_until = None
+        self.deadline = None
+        if seat is not None and self.can_leave_seat(seat) and not self.over:
+            level = str(self.host.settings().get(f"{self.entry.id}.takeover", self.entry.levels[0]))
+            self.session.take_over(seat, level, Award(self.name(seat), self.entry.leave_penalty))
+            self.news = f"{self.name(seat)} geht"
+            self.advance()
+            return
+        self.close()
+        if not self.over:
+            self.session.abandon()
+
+    def close(self) -> None:
+        """The table is no longer shown: late computer answers are dropped."""
+        self._generation += 1
+        self.closed = True
+        self.thinking = None
+
+
+class HeadlessHost:
+    """A host for tables without a box: settings, a clock you move, work done at once.
+
+    >>> from spielleiter.store import Store
+    >>> import tempfile, pathlib
+    >>> host = HeadlessHost(Store(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite3"))
+    >>> host.now()
+    0.0
+    """
+
+    def __init__(self, store: Store, settings: Mapping[str, Any] | None = None) -> None:
+        self.store = store
+        self._settings = {**store.settings(), "bot.show_ms": 0, **(settings or {})}
+        self.time = 0.0
+        self.pending: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+        self.deferred = False
+        """True: submitted work waits until `run_pending()` (to test late answers)."""
+        self._draining = False
+
+    def now(self) -> float:
+        return self.time
+
+    def settings(self) -> Mapping[str, Any]:
+        return self._settings
+
+    def submit(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.pending.append((work, done))
+        if not self.deferred:
+            self.run_pending()
+
+    def run_pending(self) -> None:
+        """Do the submitted work in order (work submitted meanwhile too), one at a time."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self.pending:
+                work, done = self.pending.pop(0)
+                done(work())
+        finally:
+            self._draining = False
