@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench golden clean
+TYPING := build/typing
+
+.PHONY: run test lint walls types bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +17,22 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/spielleiter $(ARGS)
 
-test: $(STAMP)
-	$(BIN)/ruff check firmware host hardware tests benchmarks tools
+test: lint walls types
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host hardware tests benchmarks tools
+
+# The walls of DESIGN.md section 2 (contracts in pyproject.toml).
+walls: $(STAMP)
+	$(BIN)/lint-imports
+
+# mypy sees the source folders under their package names through two links.
+types: $(STAMP)
+	@mkdir -p $(TYPING)
+	@ln -sfn ../../firmware $(TYPING)/spielleiter
+	@ln -sfn ../../host $(TYPING)/spielleiter_host
+	$(BIN)/mypy -p spielleiter -p spielleiter_host
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -9,8 +9,8 @@ import random
 import statistics
 import time
 
-from spielleiter.games.besenbingo.bots import Solver, choose, prepare, simulate
 from spielleiter.games.base import sample_chance
+from spielleiter.games.besenbingo.bots import Solver, choose, prepare, simulate
 from spielleiter.games.besenbingo.rules import BesenbingoGame
 from spielleiter.games.besenbingo.templates import default_templates
 
@@ -55,7 +55,7 @@ def main() -> None:
                 continue
             view = state.view(state.current_player())
             start = time.perf_counter()
-            action = choose(view, g)
+            action = choose(view, level="stark", rng=random.Random(g))
             warm.append(time.perf_counter() - start)
             state.apply_action(action)
     print(f"decision once prepared ({len(warm)} decisions): {ms(warm)}")

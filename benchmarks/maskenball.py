@@ -10,6 +10,7 @@ import statistics
 import time
 
 import numpy as np
+from spielleiter.games.maskenball.rules import SPIN, MaskenballGame
 from spielleiter.games.maskenball.tips import (
     draw_groupings,
     draw_sectors,
@@ -17,7 +18,6 @@ from spielleiter.games.maskenball.tips import (
     table_from_view,
     tips,
 )
-from spielleiter.games.maskenball.rules import SPIN, MaskenballGame
 from spielleiter.hal.spinner import AS5600, Calibration, SpinDetector, SpinnerSampler
 from spielleiter.hal.spinner_sim import SimClock, SimulatedAS5600Bus
 

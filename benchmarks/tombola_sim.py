@@ -12,10 +12,10 @@ import time
 import tracemalloc
 
 import numpy as np
-from spielleiter.games.speedtombola.bots import OPPONENT, advice, choose
-from spielleiter.games.speedtombola.sim import deal, fresh_batch, scalar_round, simulate
 from spielleiter.games.base import sample_chance
+from spielleiter.games.speedtombola.bots import OPPONENT, advice, choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
+from spielleiter.games.speedtombola.sim import deal, fresh_batch, scalar_round, simulate
 
 PLAYERS = 4
 REMOVED = 9
@@ -62,7 +62,7 @@ def positions() -> list[dict]:
             view = state.view(state.current_player())
             if view["groschen"][view["seat"]] > 0:
                 seen.append(view)
-            state.apply_action(choose(view, "normal", 0))
+            state.apply_action(choose(view, level="normal", rng=random.Random(0)))
         views += seen[:: max(1, len(seen) // 10)][:10]
     return views[:POSITIONS]
 
@@ -71,7 +71,7 @@ def stark_decision_ms() -> float:
     times = []
     for i, view in enumerate(positions()):
         t = time.perf_counter()
-        advice(view, seed=i, playouts=2000)
+        advice(view, rng=random.Random(i), playouts=2000)
         times.append(time.perf_counter() - t)
     return 1000 * statistics.median(times)
 

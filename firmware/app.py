@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import __version__
@@ -61,6 +62,10 @@ def parse_script(text: str) -> list[ScriptEntry]:
         except (ValueError, IndexError) as exc:
             raise ValueError(f"key script line {number}: {raw.strip()!r}: {exc}") from exc
     return entries
+
+
+def _hand_over(future: Future[Any], done: Callable[[Any], None]) -> None:
+    done(future.result())
 
 
 class Box:
@@ -286,7 +291,7 @@ class Box:
                 (ready if job[0].done() else waiting).append(job)
         self._jobs = waiting
         for future, done in ready:
-            self.guarded("a computer's answer", lambda: done(future.result()))
+            self.guarded("a computer's answer", partial(_hand_over, future, done))
 
     def frame(self) -> Canvas:
         """Draw the top screen."""
@@ -315,10 +320,10 @@ class Box:
                 self.dispatch(event)
         while True:
             try:
-                event = self._events.get_nowait()
+                queued = self._events.get_nowait()
             except queue.Empty:
                 break
-            self.dispatch(event)
+            self.dispatch(queued)
         self.finish_jobs()
         self.guarded("the clock", lambda: self._tick(now))
         self.guarded("drawing", self.refresh)

@@ -9,7 +9,9 @@ outcome per spin on the loop thread (``Sector``, ``Ambiguous``, ``SpinAgain`` or
   AS5600 while a screen waits, and hands each outcome to the loop via ``call_soon``;
 * electronic mode: :meth:`SpinnerService.spin` draws a sector with the box's seeded
   generator and plays the arrow's frames over :data:`ANIMATION_S` of (virtual) time;
-  the screen is busy meanwhile, so key scripts stay deterministic.
+  the screen is busy meanwhile, so key scripts stay deterministic. A game whose spin
+  is chance of its record draws and commits it first, then calls
+  :meth:`SpinnerService.show_spin` to turn the arrow into that sector.
 
 The calibration lives in the setting ``spinner.calibration`` (``Calibration.to_json``).
 :meth:`read` and :meth:`calibrate` answer the laptop link with plain dicts.
@@ -86,8 +88,11 @@ class SpinnerService:
         threaded: bool = True,
         push: Callable[[], None] | None = None,
         animation_s: float = ANIMATION_S,
+        sectors: int | None = None,
     ) -> None:
         self.box = box
+        self.sectors = sectors
+        """Sectors of the uncalibrated spinner (None: the hal's default calibration)."""
         self.sensor = _LockedSensor(sensor) if sensor is not None else None
         self.clock = clock
         self.threaded = threaded
@@ -98,15 +103,16 @@ class SpinnerService:
         self._token = 0
         self._electronic: ElectronicSpinner | None = None
         self._animation: ElectronicSpin | None = None
+        self._animation_delivers = True
         self._animation_t0 = 0.0
         self._calibration: Calibration | None = None
         self._settings_seen: Any = object()
 
     @classmethod
-    def of(cls, box: Any) -> SpinnerService:
-        """The box's service; an electronic one is attached when the box has none."""
+    def of(cls, box: Any, sectors: int | None = None) -> SpinnerService:
+        """The box's service; an electronic one (with `sectors`) is attached when it has none."""
         if getattr(box, "spinner", None) is None:
-            box.spinner = cls(box)
+            box.spinner = cls(box, sectors=sectors)
         return box.spinner
 
     # --- mode and calibration -------------------------------------------
@@ -134,11 +140,14 @@ class SpinnerService:
         data = self.box.settings().get(SETTING)
         if self._calibration is None or data != self._settings_seen:
             try:
-                cal = Calibration.from_json(data) if data else Calibration.equal(16)
+                cal = Calibration.from_json(data) if data else self._uncalibrated()
             except CalibrationError:
-                cal = Calibration.equal(16)
+                cal = self._uncalibrated()
             self._calibration, self._settings_seen = cal, data
         return self._calibration
+
+    def _uncalibrated(self) -> Calibration:
+        return Calibration.equal(self.sectors) if self.sectors else Calibration()
 
     def sector_probabilities(self) -> list[float]:
         """Each sector's share of the turn: the chance the arrow lands there."""
@@ -181,7 +190,28 @@ class SpinnerService:
         self._electronic.calibration = cal
         self._animation = self._electronic.spin()
         self._animation_t0 = self.box.now()
+        self._animation_delivers = True
         return True
+
+    def show_spin(self, sector: int) -> None:
+        """Turn the electronic arrow to rest well inside `sector`, a result already drawn
+        (and committed) by its game: the screen is busy meanwhile, nothing is delivered."""
+        cal = self.calibration
+        if self._electronic is None:
+            self._electronic = ElectronicSpinner(cal, self.box.rng)
+        arrow, rng = self._electronic, self.box.rng
+        start, end = cal.span(sector)
+        inner = min(cal.margin_deg + 0.5, (end - start) / 2)
+        target = start + inner + rng.random() * (end - start - 2 * inner)
+        travel = (target - arrow.position_deg) % 360.0 + 360.0 * rng.randint(*arrow.turns)
+        frames = [
+            (arrow.position_deg + travel * (1.0 - (1.0 - k / arrow.frames) ** 3)) % 360.0
+            for k in range(1, arrow.frames + 1)
+        ]
+        arrow.position_deg = frames[-1]
+        self._animation = ElectronicSpin(Sector(sector), frames)
+        self._animation_t0 = self.box.now()
+        self._animation_delivers = False
 
     def cancel(self) -> None:
         """Stop waiting (the screen went away); a late outcome is dropped."""
@@ -209,7 +239,8 @@ class SpinnerService:
         anim = self._animation
         if anim is not None and now - self._animation_t0 >= self.animation_s:
             self._animation = None
-            self._deliver(self._token, anim.outcome)
+            if self._animation_delivers:
+                self._deliver(self._token, anim.outcome)
 
     def _deliver(self, token: int, outcome: Outcome) -> None:
         """On the loop: pass the outcome on if it belongs to the current wait."""

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spielleiter.games import catalog
+
 from .device import (
     EXIT_INVALID,
     Device,
@@ -19,19 +21,25 @@ from .device import (
 from .output import print_json, show, table, write_text
 
 
+def _with_boards() -> str:
+    """The games whose catalog entry declares boards, for the help texts."""
+    return ", ".join(e.id for e in catalog.entries() if e.boards) or "none"
+
+
 def register(subparsers: Any) -> None:
+    with_boards = f"a game with boards: {_with_boards()}"
     parser = subparsers.add_parser("boards", help="list, download, upload, delete boards")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     lst = sub.add_parser("list", help="every board (of one game)")
     lst.add_argument("game", nargs="?", help="only this game (default: every game)")
     lst.set_defaults(func=boards_list)
     get = sub.add_parser("get", help="one board as JSON")
-    get.add_argument("game", help="a game with boards: besenbingo")
+    get.add_argument("game", help=with_boards)
     get.add_argument("name", help="a board's name as `boards list` shows it")
     get.add_argument("-o", "--output", type=Path, help="write it to this file")
     get.set_defaults(func=boards_get)
     put = sub.add_parser("put", help="upload boards; all are checked before any is stored")
-    put.add_argument("game", help="a game with boards: besenbingo")
+    put.add_argument("game", help=with_boards)
     put.add_argument(
         "file", type=Path, help="JSON: one board (as `boards get` writes it) or {name: board}"
     )
@@ -40,7 +48,7 @@ def register(subparsers: Any) -> None:
     )
     put.set_defaults(func=boards_put)
     delete = sub.add_parser("delete", help="delete an uploaded board")
-    delete.add_argument("game", help="a game with boards: besenbingo")
+    delete.add_argument("game", help=with_boards)
     delete.add_argument("name", help="an uploaded board's name")
     delete.set_defaults(func=boards_delete)
     for p in (lst, get, put, delete):

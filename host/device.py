@@ -166,7 +166,7 @@ def _open_serial(port: str) -> serial.Serial:
 class Device:
     """An open link to a box; `call` sends one request and waits for its answer."""
 
-    def __init__(self, port: serial.SerialBase, name: str, timeout: float) -> None:
+    def __init__(self, port: serial.Serial, name: str, timeout: float) -> None:
         self._port = port
         self.name = name
         self.timeout = timeout

@@ -33,8 +33,11 @@ def leaderboard(args: argparse.Namespace) -> int:
         if args.json:
             print_json(result)
             return 0
+        meanings = result.get("meaning", {})
         for name, lines in result["bestenliste"].items():
             print(f"== {name}")
+            if meanings.get(name):
+                print(f"   ({meanings[name]})")
             rows = [[s["place"], s["name"], s["points"], s["matches"]] for s in lines]
             print(table(["place", "name", "points", "matches"], rows) if rows else "(empty)")
         return 0

@@ -63,6 +63,7 @@ def half_blocks(image: Image.Image) -> str:
     """The image as lines of half blocks: the upper pixel in the top half, the lower below."""
     width, height = image.size
     lit = image.load()
+    assert lit is not None
     lines = []
     for y in range(0, height, 2):
         lines.append(

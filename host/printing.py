@@ -190,7 +190,7 @@ def _bar_row(
     draw.text((MARGIN, y + 50), title, font=font(34, bold=True), fill=INK, anchor="lm")
     avail = A4[0] - 2 * MARGIN - label
     width = min(140.0, avail / max(1, len(fields)))
-    x = MARGIN + label
+    x: float = MARGIN + label
     for k, field in enumerate(fields):
         box = (x, y, x + width - 8, y + 100)
         draw.rectangle(box, outline=INK, width=3)

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from spielleiter.bots import speedtombola as bots
+from spielleiter.games.speedtombola import bots
 from spielleiter.games.speedtombola.rules import ALL_LOTS, SpeedtombolaGame
 
 
@@ -52,7 +52,8 @@ def play_match(
             continue
         seat = state.current_player()
         decision += 1
-        move = bots.choose(state.view(seat), levels[seat], bot_seed * 1_000_003 + decision)
+        rng = random.Random(bot_seed * 1_000_003 + decision)
+        move = bots.choose(state.view(seat), level=levels[seat], rng=rng)
         state.apply_action(move)
     return state.match_points
 

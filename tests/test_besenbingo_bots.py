@@ -20,7 +20,7 @@ def play(game: BesenbingoGame, deck: list[int], level: str = "stark", seed: int 
             state.apply_action(next(cards))
         else:
             seat = state.current_player()
-            state.apply_action(choose(state.view(seat), seed, level))
+            state.apply_action(choose(state.view(seat), level=level, rng=random.Random(seed)))
     return state
 
 
@@ -77,4 +77,4 @@ def test_an_unknown_level_is_refused() -> None:
     state.apply_action(1)
     state.apply_action(2)
     with pytest.raises(ValueError, match="unknown level"):
-        choose(state.view(0), 0, "gemein")
+        choose(state.view(0), level="gemein", rng=random.Random(0))

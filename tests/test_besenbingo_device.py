@@ -4,28 +4,37 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from helpers import assert_golden, run_box
 from spielleiter.app import Box, VirtualClock
 from spielleiter.games.base import Seat
+from spielleiter.games.besenbingo import ENTRY
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS
-from spielleiter.games.besenbingo.templates import default_boards
-from spielleiter.hal.display import FrameSink
-from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.session import Session
-from spielleiter.store import Store
-from spielleiter.ui import besenbingo as ui
 from spielleiter.games.besenbingo.screens import (
     EndScreen,
     HandoverScreen,
     ResultsScreen,
     SheetScreen,
     TowerScreen,
+    setup,
 )
+from spielleiter.games.besenbingo.table import (
+    DIGITAL,
+    GAME,
+    PAPIER,
+    SOLO_KEY,
+    digital_durchgang,
+    paper_durchgang,
+)
+from spielleiter.games.besenbingo.templates import default_boards
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.session import Session
+from spielleiter.store import Store
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import SIZES, TEXT
-from spielleiter.ui.games import SETUPS
-from spielleiter.ui.menus import main_menu, start_game
+from spielleiter.ui.menus import launch, main_menu, start_game
 from spielleiter.ui.widgets import ListMenu, Message
 
 ANNA = Seat("Anna")
@@ -39,10 +48,21 @@ def empty_box(tmp_path: Path, seed: int = 3) -> Box:
     return box
 
 
-def game_box(tmp_path: Path, seats: list[Seat], mode: str = ui.DIGITAL, **kw: object) -> Box:
-    """A box showing a new Besenbingo Durchgang's tower screen."""
-    box = empty_box(tmp_path)
-    ui.new_game(box, seats, mode, **kw)
+def new_game(box: Box, seats: list[Seat], mode: str = DIGITAL, **kw: Any) -> None:
+    """Start a Durchgang as the setup menu does (paper mode keeps no seats)."""
+    if mode == PAPIER:
+        launch(box, GAME, *paper_durchgang())
+    else:
+        launch(box, GAME, *digital_durchgang(box.store, seats, **kw))
+
+
+def game_box(
+    tmp_path: Path, seats: list[Seat], mode: str = DIGITAL, seed: int = 3, **kw: Any
+) -> Box:
+    """A box showing a new Besenbingo Durchgang's tower screen (`seed` seeds the box, and
+    so the record's towers)."""
+    box = empty_box(tmp_path, seed)
+    new_game(box, seats, mode, **kw)
     box.settle()
     return box
 
@@ -86,7 +106,7 @@ def play_first_choices(box: Box) -> None:
 
 
 def test_paper_mode_reveals_seven_towers_then_the_silent_one(tmp_path: Path) -> None:
-    box = game_box(tmp_path, [ANNA], ui.PAPIER)
+    box = game_box(tmp_path, [ANNA], PAPIER)
     table = box.top
     assert isinstance(table, TowerScreen)
     assert table.state.revealed == [] and table.session.committed == 1  # the silent tower
@@ -148,7 +168,7 @@ def test_the_menu_sets_up_a_digital_game(tmp_path: Path) -> None:
 
 
 def test_the_table_counts_cards_so_the_count_is_not_read_as_a_tower(tmp_path: Path) -> None:
-    box = game_box(tmp_path, [ANNA], ui.PAPIER)
+    box = game_box(tmp_path, [ANNA], PAPIER)
     press(box, 4)
     press(box, 4)
     tower = box.top.state.current_tower
@@ -161,9 +181,9 @@ def test_the_table_counts_cards_so_the_count_is_not_read_as_a_tower(tmp_path: Pa
 
 
 def test_one_human_and_one_computer_play_to_the_end(tmp_path: Path) -> None:
-    box = game_box(tmp_path, [ANNA, STARK])
+    box = game_box(tmp_path, [ANNA, STARK], seed=10)  # towers where Anna has three choices
     table = box.top
-    assert isinstance(table, TowerScreen) and table.prepared
+    assert isinstance(table, TowerScreen) and table.table.prepared
     while len(table.state.revealed) < 4:  # to the fourth tower: some fields are crossed
         press(box, 4)
     sheet = box.top
@@ -301,17 +321,17 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     own = dict(default_boards()["Blocksberg"], name="Eigene")
     box.store.put_boards("besenbingo", {"Eigene": own})
     seats = [ANNA, Seat("Bert")]
-    ui.begin(box, {"players": 2}, seats)
+    setup(box, {"players": 2}, seats, ENTRY.variants[0])
     assert box.store.records() == []  # no record before Start
     menu = box.top
     assert isinstance(menu, ListMenu)
     labels = [item.text() for item in menu.items]
     assert labels == ["Anna: Blocksberg", "Bert: Hexenkessel", "Start"]
-    setup = menu.setup
+    options = menu.setup
     for _ in range(8):
-        setup.cycle_template(0)
-        assert setup.templates[0] != setup.templates[1]
-    assert setup.templates[0] == "Eigene"  # after the eight other shipped ones
+        options.cycle_template(0)
+        assert options.templates[0] != options.templates[1]
+    assert options.templates[0] == "Eigene"  # after the eight other shipped ones
     menu.items[-1].action()
     box.settle()
     table = box.top
@@ -323,8 +343,8 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
 
 def test_a_negative_score_to_beat_fits_the_table(tmp_path: Path) -> None:
     box = empty_box(tmp_path)
-    box.store.set_value(ui.SOLO_KEY, {"Anna": -16})
-    ui.new_game(box, [ANNA], rounds=3)
+    box.store.set_value(SOLO_KEY, {"Anna": -16})
+    new_game(box, [ANNA], rounds=3)
     box.settle()
     assert "Zu schlagen: -16" in shown(box)
 
@@ -332,21 +352,21 @@ def test_a_negative_score_to_beat_fits_the_table(tmp_path: Path) -> None:
 def test_solo_rounds_keep_the_score_to_beat(tmp_path: Path) -> None:
     box = game_box(tmp_path, [ANNA], rounds=3)
     first = box.top
-    assert first.solo["to_beat"] is None
+    assert first.table.solo["to_beat"] is None
     play_first_choices(box)
     score = first.state.scores()[0]
-    assert box.store.get_value(ui.SOLO_KEY) == {"Anna": score}
+    assert box.store.get_value(SOLO_KEY) == {"Anna": score}
     press(box, 4)  # on to the second Durchgang
     second = box.top
     assert isinstance(second, TowerScreen) and second is not first
-    assert second.solo["round"] == 2 and second.solo["to_beat"] == score
+    assert second.table.solo["round"] == 2 and second.table.solo["to_beat"] == score
     assert f"Zu schlagen: {score}" in shown(box)  # the score to beat, while playing
     names = [first.state.sheets[0].template.name, second.state.sheets[0].template.name]
     assert names[0] != names[1]
     play_first_choices(box)
     assert box.top.summary()["solo"]["to_beat"] == score
     assert_golden(box.frame().image, "besenbingo_solo_end")
-    assert box.store.get_value(ui.SOLO_KEY) == {"Anna": second.state.scores()[0]}
+    assert box.store.get_value(SOLO_KEY) == {"Anna": second.state.scores()[0]}
 
 
 def test_a_resumed_game_goes_on_at_its_last_action(tmp_path: Path) -> None:
@@ -358,11 +378,11 @@ def test_a_resumed_game_goes_on_at_its_last_action(tmp_path: Path) -> None:
     resumed = Session.resume(box.store, session.record_id)
     again = empty_box(tmp_path / "again")
     again.store = box.store
-    start_game(again, SETUPS["besenbingo"], resumed)
+    start_game(again, resumed)
     again.settle()
     assert resumed.record.actions == actions
     table = again.top
-    assert isinstance(table, TowerScreen) and table.prepared
+    assert isinstance(table, TowerScreen) and table.table.prepared
     assert len(resumed.state.sheets[1].moves) == 1
     press(again, 4)  # the second tower
     assert isinstance(again.top, SheetScreen)
@@ -373,3 +393,18 @@ def test_the_menu_key_on_a_sheet_opens_the_pause_menu(tmp_path: Path) -> None:
     press(box, 4)
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
+
+
+def test_leaving_from_a_sheet_ends_the_durchgang_unscored(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK])
+    press(box, 4)
+    assert isinstance(box.top, SheetScreen)
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    verlassen = next(item for item in box.top.items if item.text() == "Verlassen")
+    verlassen.action()
+    box.top.on_key(KeyEvent(Key.K1))  # Ja
+    box.settle()
+    assert box.session is None and len(box.stack) == 1
+    (info,) = box.store.records()
+    assert info.abandoned and not info.finished
+    assert box.store.bestenliste("besenbingo") == []

@@ -15,10 +15,11 @@ import pytest
 from helpers import ROOT, assert_golden, load_frame, run_box, same_pixels
 from spielleiter import cli
 from spielleiter.app import Box, VirtualClock, Wait, parse_script
+from spielleiter.games import catalog
+from spielleiter.games.base import Seat
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
-from spielleiter.ui.games import SETUPS, available
 from spielleiter.ui.menus import main_menu
 from spielleiter.ui.screen import Screen
 
@@ -44,9 +45,8 @@ K3      # Start
 
 
 @pytest.fixture
-def every_game_in_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The menus list every game the box knows, installed screen or not (stable goldens)."""
-    monkeypatch.setattr("spielleiter.ui.menus.available", lambda: list(SETUPS.values()))
+def every_game_in_the_menu() -> None:
+    """The menus list every game of the catalog (the goldens show them)."""
 
 
 def notes(frames: list[Path]) -> list[list[str]]:
@@ -86,7 +86,7 @@ def test_the_main_menu_offers_the_installed_games_then_bestenliste_and_settings(
 ) -> None:
     box = box_in_memory(tmp_path)
     titles = box.top.summary()["items"]
-    assert titles == [s.title for s in available()] + ["Bestenliste", "Einstellungen"]
+    assert titles == [e.title for e in catalog.entries()] + ["Bestenliste", "Einstellungen"]
     box.store.close()
 
 
@@ -134,8 +134,6 @@ def test_golden_bestenliste(tmp_path: Path, every_game_in_the_menu: None) -> Non
 
 
 def test_the_same_seed_and_script_give_the_same_frames(tmp_path: Path) -> None:
-    if "speedtombola" not in {s.name for s in available()}:
-        pytest.skip("no Speedtombola screens installed")
     script = SPEEDTOMBOLA_SETUP + "K1\nK2\nK1\nK1\nK2\nwait 3\nK1\n"
     first = run_box(tmp_path / "a", script, seed=7)
     second = run_box(tmp_path / "b", script, seed=7)
@@ -148,8 +146,6 @@ def test_the_same_seed_and_script_give_the_same_frames(tmp_path: Path) -> None:
 
 
 def test_frames_note_the_record_and_its_committed_actions(tmp_path: Path) -> None:
-    if "speedtombola" not in {s.name for s in available()}:
-        pytest.skip("no Speedtombola screens installed")
     frames = run_box(tmp_path, SPEEDTOMBOLA_SETUP + "K1\nK2\n")
     in_game = [n for n in notes(frames) if n[1] != "-"]
     assert in_game, "the game's frames name their record"
@@ -266,9 +262,49 @@ def test_the_idle_box_does_not_import_numpy(tmp_path: Path) -> None:
 
 
 def test_the_key_script_in_the_docs_plays_a_game(tmp_path: Path) -> None:
-    if "speedtombola" not in {s.name for s in available()}:
-        pytest.skip("no Speedtombola screens installed")
     text = (ROOT / "docs" / "device.md").read_text("utf-8")
     example = next(block for block in text.split("```\n") if block.startswith("# Speedtombola"))
     frames = run_box(tmp_path, example, seed=7)
     assert any(note[1] != "-" for note in notes(frames)), "the script reached the table"
+
+
+class Broken(Screen):
+    """A screen with a bug: its key handler or its drawing raises."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def on_key(self, event: KeyEvent) -> None:
+        if self.where == "key":
+            raise RuntimeError("a bug in a key handler")
+
+    def draw(self, canvas: Any) -> None:
+        if self.where == "draw":
+            raise RuntimeError("a bug in drawing")
+
+
+@pytest.mark.parametrize("where", ["key", "draw"])
+def test_an_error_in_a_screen_is_shown_and_the_game_stays_resumable(
+    tmp_path: Path, where: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from spielleiter.ui.menus import launch
+
+    box = box_in_memory(tmp_path)
+    seats = [Seat("Anna"), Seat("Leicht 1", "computer", "leicht")]
+    seats.append(Seat("Leicht 2", "computer", "leicht"))
+    session = launch(box, "speedtombola", {"players": 3}, seats)
+    box.settle()
+    box.push(Broken(where))
+    box.dispatch(KeyEvent(Key.K1))
+    box.step()  # the loop goes on
+    assert box.errors == 1
+    assert box.top is not None and box.top.summary()["title"] == "Fehler"
+    assert f"record {session.record_id}" in caplog.text
+    assert box.store.unfinished_record() == session.record_id  # not abandoned
+    box.dispatch(KeyEvent(Key.K3))  # OK: back to the menu, which offers the game again
+    assert box.top.summary()["question"].startswith("Partie fortsetzen?")
+    box.dispatch(KeyEvent(Key.K1))  # Ja
+    box.settle()
+    assert box.session is not None and box.session.record_id == session.record_id
+    box.close()
+    box.store.close()

@@ -98,18 +98,14 @@ def running_box(tmp_path_factory) -> Iterator[tuple[serial.Serial, Any]]:
     from spielleiter.app import Box
     from spielleiter.hal.clock import SystemClock
     from spielleiter.hal.display import FrameSink
-    from spielleiter.session import Session
-    from spielleiter.ui.menus import main_menu
-    from spielleiter.games.speedtombola.screens import TableScreen
+    from spielleiter.ui.menus import launch, main_menu
 
     store = Store.open(tmp_path_factory.mktemp("running"))
     store.set_settings({"admin.pin": PIN, "display.contrast": 33})
     box = Box(store, FrameSink([]), SystemClock(), random.Random(3))
     box.push(main_menu(box))
     seats = [Seat("Anna"), Seat("Normal 1", "computer", "normal"), Seat("Ben")]
-    session = Session.start(store, "speedtombola", {"players": 3}, seats)
-    box.session = session
-    box.push(TableScreen(box, session))
+    session = launch(box, "speedtombola", {"players": 3}, seats)
     loop = threading.Thread(target=box.run, daemon=True)
     loop.start()
     deadline = time.monotonic() + 10

@@ -4,13 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from spielleiter.games.maskenball.tips import (
-    draw_groupings,
-    draw_sectors,
-    simulate,
-    table_from_view,
-    tips,
-)
 from spielleiter.games.maskenball.rules import (
     FLY,
     GROUPING,
@@ -22,6 +15,13 @@ from spielleiter.games.maskenball.rules import (
     MaskenballGame,
     MaskenballState,
     same_group,
+)
+from spielleiter.games.maskenball.tips import (
+    draw_groupings,
+    draw_sectors,
+    simulate,
+    table_from_view,
+    tips,
 )
 
 

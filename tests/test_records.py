@@ -78,8 +78,8 @@ def test_a_record_with_an_illegal_action_says_so() -> None:
 
 
 def test_a_session_commits_each_action_before_playing_it(store: Store) -> None:
-    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats)
-    session.play_chance(random.Random(1))
+    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats, seed=1)
+    session.play_chance()
     assert store.record(session.record_id).actions == session.state.history()
     action = session.state.legal_actions()[0]
     session.apply(action)
@@ -88,7 +88,7 @@ def test_a_session_commits_each_action_before_playing_it(store: Store) -> None:
 
 
 def test_a_session_refuses_an_illegal_action_and_stores_nothing(store: Store) -> None:
-    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats)
+    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats, seed=1)
     before = session.committed
     with pytest.raises(ValueError):
         session.apply(-1)
@@ -97,10 +97,10 @@ def test_a_session_refuses_an_illegal_action_and_stores_nothing(store: Store) ->
 
 
 def test_a_resumed_session_is_at_its_last_committed_action(store: Store) -> None:
-    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats)
-    session.play_chance(random.Random(2))
+    session = Session.start(store, "speedtombola", {"players": 3}, played_record().seats, seed=1)
+    session.play_chance()
     session.apply(session.state.legal_actions()[-1])
-    session.play_chance(random.Random(3))
+    session.play_chance()
     again = Session.resume(store, session.record_id)
     assert again.state.history() == session.state.history()
     assert again.state.view(1) == session.state.view(1)

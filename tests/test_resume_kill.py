@@ -21,10 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 from helpers import GOLDEN_DIR, load_frame, same_pixels
 from spielleiter.store import Store
-from spielleiter.ui.games import available
 
 KILLS = 20
 MAX_RUNS = 30
@@ -37,9 +35,6 @@ REMEMBERED_NAME = "K3\n"  # the remembered name heads the list
 SETUP_START = "K3\nK3\n"  # Speedtombola, 3 Plätze
 COMPUTERS_AND_START = "K2\nK3\nK2\nK3\nK2\nK2\nK3\n"
 
-pytestmark = pytest.mark.skipif(
-    "speedtombola" not in {s.name for s in available()}, reason="no Speedtombola screens"
-)
 
 
 @dataclass

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 from spielleiter.app import Box, VirtualClock
+from spielleiter.games.speedtombola.screens import TableScreen
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
 from spielleiter.ui.menus import SeatMenu, main_menu
-from spielleiter.games.speedtombola.screens import TableScreen
 from spielleiter.ui.widgets import ListMenu
 
 K1, K2, K3, K4 = (KeyEvent(k) for k in Key)
@@ -73,6 +73,9 @@ def test_house_rules_cycle_and_are_remembered(tmp_path: Path) -> None:
     assert box.top.session.record.params == {"players": 3, "removed": 12, "rounds": 3}
     assert box.store.settings()["speedtombola.removed"] == 12
     assert box.store.settings()["speedtombola.rounds"] == 3
+    box.reset(box.stack[0])
+    press(box, K3, K3, K3, K3, K2, K3)  # the next setup shows the choices made last
+    assert labels(box)[:2] == ["Lose raus: 12", "Runden: 3"]
 
 
 def test_a_game_without_house_rules_starts_after_the_last_seat(tmp_path: Path) -> None:

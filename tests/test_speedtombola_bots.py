@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from random import Random
 
 import pytest
 from spielleiter.games.speedtombola.bots import LEVELS, Advice, advice, choose
@@ -51,77 +52,79 @@ def real_view() -> dict:
 def test_every_level_decides_from_the_plain_view_and_the_same_seed_gives_the_same_move(level):
     view = real_view()
     json.dumps(view)
-    assert choose(view, level, seed=5) == choose(view, level, seed=5)
-    assert choose(view, level, seed=5) in (Move.NEHMEN, Move.NEIN_DANKE)
+    assert choose(view, level=level, rng=Random(5)) == choose(view, level=level, rng=Random(5))
+    assert choose(view, level=level, rng=Random(5)) in (Move.NEHMEN, Move.NEIN_DANKE)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_without_a_groschen_every_level_takes(level):
     view = position([[], [], []], lot=35, groschen=[0, 11, 11])
-    assert choose(view, level, seed=1) == Move.NEHMEN
+    assert choose(view, level=level, rng=Random(1)) == Move.NEHMEN
 
 
 def test_a_view_of_a_seat_not_to_move_is_refused():
     view = real_view() | {"seat": 1}
     with pytest.raises(ValueError, match="seat to move"):
-        choose(view, "normal", seed=0)
+        choose(view, level="normal", rng=Random(0))
 
 
 def test_leicht_takes_by_feel_once_enough_groschen_lie_on_the_lot():
     empty = position([[], [], []], lot=33, pot=0)
     full = position([[], [], []], lot=33, pot=20)
-    assert all(choose(empty, "leicht", seed) == Move.NEIN_DANKE for seed in range(20))
-    assert all(choose(full, "leicht", seed) == Move.NEHMEN for seed in range(20))
+    seeds = range(20)
+    assert all(choose(empty, level="leicht", rng=Random(s)) == Move.NEIN_DANKE for s in seeds)
+    assert all(choose(full, level="leicht", rng=Random(s)) == Move.NEHMEN for s in seeds)
     middle = position([[], [], []], lot=33, pot=12)
-    assert len({choose(middle, "leicht", seed) for seed in range(40)}) == 2
+    assert len({choose(middle, level="leicht", rng=Random(seed)) for seed in range(40)}) == 2
 
 
 def test_normal_weighs_the_lots_cost_against_the_groschen():
     lone = position([[], [], []], lot=30, pot=10)
     joins = position([[29], [], []], lot=30, pot=10)
-    assert choose(lone, "normal", 0) == Move.NEIN_DANKE
-    assert choose(joins, "normal", 0) == Move.NEHMEN
-    assert choose(position([[], [], []], lot=30, pot=11), "normal", 0) == Move.NEHMEN
+    assert choose(lone, level="normal", rng=Random(0)) == Move.NEIN_DANKE
+    assert choose(joins, level="normal", rng=Random(0)) == Move.NEHMEN
+    eleven = position([[], [], []], lot=30, pot=11)
+    assert choose(eleven, level="normal", rng=Random(0)) == Move.NEHMEN
 
 
 def test_normal_keeps_a_small_reserve_of_groschen():
     rich = position([[], [], []], lot=30, pot=9, groschen=[5, 11, 11])
     poor = position([[], [], []], lot=30, pot=9, groschen=[1, 11, 11])
-    assert choose(rich, "normal", 0) == Move.NEIN_DANKE
-    assert choose(poor, "normal", 0) == Move.NEHMEN
+    assert choose(rich, level="normal", rng=Random(0)) == Move.NEIN_DANKE
+    assert choose(poor, level="normal", rng=Random(0)) == Move.NEHMEN
 
 
 def test_stark_lets_its_own_connecting_lot_go_round_once_more_when_nobody_wants_it():
     view = position([[20, 21], [5, 6], [9]], lot=22, pot=0)
-    assert choose(view, "stark", seed=3) == Move.NEIN_DANKE
-    rat = advice(view, seed=3, playouts=1000)
+    assert choose(view, level="stark", rng=Random(3)) == Move.NEIN_DANKE
+    rat = advice(view, rng=Random(3), playouts=1000)
     assert rat.recommended == Move.NEIN_DANKE
     assert rat.nein_danke is not None and rat.nein_danke.points < rat.nehmen.points
 
 
 def test_stark_takes_its_connecting_lot_when_the_next_seat_would_have_to_take_it():
     view = position([[20, 21], [5, 6], [9]], lot=22, pot=0, groschen=[11, 0, 22])
-    assert choose(view, "stark", seed=3) == Move.NEHMEN
+    assert choose(view, level="stark", rng=Random(3)) == Move.NEHMEN
 
 
 def test_rat_gives_both_options_with_standard_errors_win_chances_and_drums_played():
     view = position([[20, 21], [5, 6], [9]], lot=30, pot=4, match_points=[10, 40, 40])
-    rat = advice(view, seed=9, playouts=400)
+    rat = advice(view, rng=Random(9), playouts=400)
     assert isinstance(rat, Advice) and rat.playouts == 400
     assert set(rat.options) == {Move.NEHMEN, Move.NEIN_DANKE}
     for option in rat.options.values():
         assert option.points_se > 0
         assert 0.0 <= option.round_win <= 1.0 and 0.0 <= option.match_win <= 1.0
         assert option.match_win >= option.round_win
-    assert advice(view, seed=9, playouts=400) == rat
+    assert advice(view, rng=Random(9), playouts=400) == rat
 
 
 def test_rat_without_a_groschen_has_only_nehmen():
-    rat = advice(position([[], [], []], lot=30, groschen=[0, 11, 11]), seed=1, playouts=200)
+    rat = advice(position([[], [], []], lot=30, groschen=[0, 11, 11]), rng=Random(1), playouts=200)
     assert rat.recommended == Move.NEHMEN and rat.nein_danke is None
 
 
 def test_rat_on_the_last_lot_counts_what_is_certain():
     view = position([[10], [20], [30]], lot=11, pot=2, drum=0)
-    rat = advice(view, seed=1, playouts=50)
+    rat = advice(view, rng=Random(1), playouts=50)
     assert rat.nehmen.points == 10 - 13 and rat.nehmen.points_se == 0.0

@@ -8,14 +8,9 @@ from pathlib import Path
 import pytest
 from helpers import assert_golden, load_frame, run_box
 from spielleiter.app import Box, VirtualClock, Wait
-from spielleiter.bots import speedtombola as bots
 from spielleiter.games.base import Seat
+from spielleiter.games.speedtombola import bots
 from spielleiter.games.speedtombola.rules import Move, bestenliste_points
-from spielleiter.hal.display import FrameSink
-from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.session import Session
-from spielleiter.store import Store
-from spielleiter.ui.menus import PauseMenu, main_menu
 from spielleiter.games.speedtombola.screens import (
     InfoScreen,
     RatScreen,
@@ -23,6 +18,10 @@ from spielleiter.games.speedtombola.screens import (
     TafelScreen,
     short_name,
 )
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.store import Store
+from spielleiter.ui.menus import PauseMenu, launch, main_menu
 
 # Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
 # -> house rules -> Start.
@@ -60,9 +59,7 @@ def solo_box(
         Seat("Normal 2", "computer", "normal"),
     ]
     params = {"players": len(seats), "rounds": rounds}
-    session = Session.start(store, "speedtombola", params, seats)
-    box.session = session
-    box.push(TableScreen(box, session))
+    launch(box, "speedtombola", params, seats)
     box.settle()
     return box
 
@@ -100,7 +97,7 @@ def test_tafel_standings_and_bestenliste_goldens(tmp_path: Path) -> None:
         if not isinstance(box.top, TableScreen):
             break
         seat = table.state.current_player()
-        move = bots.choose(table.state.view(seat), "normal", 0)
+        move = bots.choose(table.state.view(seat), level="normal", rng=random.Random(0))
         box.dispatch(KeyEvent(Key.K2 if move == Move.NEHMEN else Key.K1))
         box.settle()
     assert isinstance(box.top, TafelScreen)
@@ -319,12 +316,38 @@ def test_a_computer_that_finishes_thinking_after_the_match_was_left_plays_nothin
     store = Store.open(tmp_path / "data")
     box = Box(store, FrameSink([]), VirtualClock(), random.Random(5))
     box.push(main_menu(box))
-    session = Session.start(store, "speedtombola", {"players": 3}, seats)
-    box.session = session
-    table = TableScreen(box, session)
-    box.push(table)  # the first computer starts thinking at once
+    session = launch(box, "speedtombola", {"players": 3}, seats)
+    table = box.table  # the first computer starts thinking at once
     assert table.thinking == 0
-    table.leave()  # the match is left before its answer arrives
+    screen = box.top
+    assert isinstance(screen, TableScreen)
+    screen.leave()  # the match is left before its answer arrives
     committed = len(store.record(session.record_id).actions)
     box.settle()
     assert len(store.record(session.record_id).actions) == committed
+
+
+@pytest.mark.parametrize("sub_screen", [Key.K3, Key.K4])
+def test_a_long_menu_key_on_rat_or_info_opens_the_pause_menu_and_the_clock_waits(
+    tmp_path: Path, sub_screen: Key
+) -> None:
+    box = solo_box(tmp_path, **{"clock.enabled": True, "clock.seconds": 3})
+    committed = box.session.committed
+    box.dispatch(KeyEvent(sub_screen))
+    box.settle()
+    assert isinstance(box.top, (RatScreen, InfoScreen))
+    box.run_script([Wait(10)])
+    assert box.session.committed == committed  # Rat and Info stop the clock
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert isinstance(box.top, PauseMenu)
+    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
+
+
+def test_a_long_menu_key_on_the_tafel_opens_the_pause_menu(tmp_path: Path) -> None:
+    box = solo_box(tmp_path)
+    play_to_the_tafel(box)
+    assert isinstance(box.top, TafelScreen)
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert isinstance(box.top, PauseMenu)
+    box.top.items[0].action()  # Weiter
+    assert isinstance(box.top, TafelScreen)

@@ -6,8 +6,8 @@ import json
 import random
 
 import pytest
-from spielleiter.games.speedtombola.bots import choose
 from spielleiter.games.base import Seat, sample_chance
+from spielleiter.games.speedtombola.bots import choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.records import Record
 from spielleiter_host import cli
@@ -62,7 +62,8 @@ def record_of(stop_in_round: int | None = None, rounds: int = 3) -> Record:
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
         else:
-            state.apply_action(choose(state.view(state.current_player()), "normal", 0))
+            view = state.view(state.current_player())
+            state.apply_action(choose(view, level="normal", rng=random.Random(0)))
     seats = [Seat("Anna"), Seat("Bot", "computer", "normal"), Seat("Carl")]
     return Record("speedtombola", dict(game.params), seats, state.history())
 

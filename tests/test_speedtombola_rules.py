@@ -200,8 +200,8 @@ def test_scores_can_be_negative_and_are_never_clamped():
 
 
 def test_fewest_points_win_and_ties_share_the_place():
-    assert ranks([40, 12, 40, 7]) == [3, 2, 3, 1]
-    assert ranks([5, 5, 9]) == [1, 1, 3]
+    assert ranks([40, 12, 40, 7], lower_is_better=True) == [3, 2, 3, 1]
+    assert ranks([5, 5, 9], lower_is_better=True) == [1, 1, 3]
 
 
 def test_three_or_five_rounds_add_up_with_new_groschen_and_the_next_seat_first():
@@ -260,7 +260,7 @@ def test_bestenliste_50_minus_round_points_never_below_0_plus_place_bonus():
 
 def test_tied_players_each_get_the_shared_places_bonus():
     points = [30, 30, 50]
-    places = ranks(points)
+    places = ranks(points, lower_is_better=True)
     assert places == [1, 1, 3]
     bestenliste = [bestenliste_points([p], pl) for p, pl in zip(points, places, strict=True)]
     assert bestenliste == [50, 50, 5]

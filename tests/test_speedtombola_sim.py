@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from spielleiter.games.speedtombola.rules import SpeedtombolaGame, groschen_per_player, lot_cost
 from spielleiter.games.speedtombola.sim import (
     Policy,
     bitmasks,
@@ -13,7 +14,6 @@ from spielleiter.games.speedtombola.sim import (
     scalar_round,
     simulate,
 )
-from spielleiter.games.speedtombola.rules import SpeedtombolaGame, groschen_per_player, lot_cost
 
 POLICIES = [
     Policy(cost=0.6, bias=-2, noise=4, reserve=3, slope=2, milk=2),

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_golden
 from spielleiter.app import Box, VirtualClock
+from spielleiter.games.maskenball.spinner_setup import CalibrationScreen, TrialSpinScreen
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.hal.spinner import AS5600, Calibration, Outcome, Sector, SystemClock
@@ -18,7 +19,6 @@ from spielleiter.spinner_service import SpinnerService, SpinnerUnavailable
 from spielleiter.store import Store
 from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.menus import main_menu, settings_menu
-from spielleiter.games.maskenball.spinner_setup import CalibrationScreen, TrialSpinScreen
 
 K1, K2, K3, K4 = (KeyEvent(k) for k in Key)
 
@@ -63,6 +63,28 @@ def test_the_electronic_spinner_turns_for_a_second_then_gives_a_sector(tmp_path:
     assert box.now() == pytest.approx(1.0, abs=0.06)
     assert len(got) == 1 and isinstance(got[0], Sector)
     assert not service.waiting and not service.spin()  # one outcome per wait
+
+
+def test_a_spin_drawn_elsewhere_turns_the_arrow_into_its_sector(tmp_path: Path) -> None:
+    uneven = Calibration(0.0, (30.0, 15.0) * 8).to_json()
+    box = make_box(tmp_path, **{"spinner.calibration": uneven})
+    service = SpinnerService.of(box)
+    got: list[Outcome] = []
+    service.wait(got.append)
+    for sector in (5, 0, 15, 8):
+        service.show_spin(sector)
+        rest = service.arrow_deg(box.now() + 10.0)
+        assert rest is not None and service.calibration.locate_position(rest) == Sector(sector)
+        box.clock.advance(2.0)
+        service.tick(box.now())
+        assert not service.busy
+    assert got == [] and service.waiting  # the game knew the result: nothing is delivered
+
+
+def test_the_uncalibrated_spinner_has_the_sectors_it_was_made_with(tmp_path: Path) -> None:
+    box = make_box(tmp_path)
+    assert SpinnerService(box, sectors=8).calibration == Calibration.equal(8)
+    assert SpinnerService(box).calibration == Calibration()
 
 
 def test_the_same_seed_spins_the_same_sectors(tmp_path: Path) -> None:

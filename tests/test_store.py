@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from spielleiter import boards
 from spielleiter.boards import BoardError, BoardKind
 from spielleiter.games.base import Seat
 from spielleiter.records import Record
-from spielleiter.store import Store
+from spielleiter.store import Award, Standing, Store
 
 
 def a_record(actions: list[int] | None = None) -> Record:
@@ -190,3 +191,44 @@ def test_a_board_needs_a_name(store: Store, tiny_boards: str) -> None:
 def test_a_game_without_boards_is_a_board_error(store: Store) -> None:
     with pytest.raises(BoardError, match="has no boards"):
         store.boards("keine-solche-spiel")
+
+
+def test_the_end_of_a_match_is_one_transaction(store: Store) -> None:
+    """The last action, the awards, the meta and the finished flag: all or nothing."""
+    rid = store.start_record(Record("speedtombola", {"players": 3}, [Seat("A")]))
+    store.append_action(rid, 0, 5)
+    with pytest.raises(sqlite3.IntegrityError):
+        # the action's place is taken: nothing of the end may be stored either
+        store.append_action(rid, 0, 6, finish=("speedtombola", [Award("A", 30)], {"x": 1}, {}))
+    assert store.awards(rid) == []
+    assert not store.record(rid).meta["finished"]
+    store.append_action(
+        rid, 1, 6, finish=("speedtombola", [Award("A", 30)], {"x": 1}, {"solo": {"A": 7}})
+    )
+    record = store.record(rid)
+    assert record.meta["finished"] and record.meta["x"] == 1
+    assert store.awards(rid) == [Award("A", 30)]
+    assert store.get_value("solo") == {"A": 7}
+    assert store.bestenliste("speedtombola")[0] == Standing("A", 30, 1)
+
+
+def test_a_version_1_database_keeps_its_bestenliste(tmp_path: Path) -> None:
+    """Running totals of the first schema become one award each (no record)."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE bestenliste (game TEXT NOT NULL, name TEXT NOT NULL,"
+        " points INTEGER NOT NULL DEFAULT 0, matches INTEGER NOT NULL DEFAULT 0,"
+        " PRIMARY KEY (game, name));"
+        "INSERT INTO bestenliste VALUES ('speedtombola', 'Anna', 95, 3);"
+        "PRAGMA user_version=1;"
+    )
+    db.close()
+    store = Store(path)
+    try:
+        assert store.bestenliste("speedtombola") == [Standing("Anna", 95, 3)]
+        store.close()
+        store = Store(path)  # opening again migrates nothing twice
+        assert store.bestenliste("speedtombola") == [Standing("Anna", 95, 3)]
+    finally:
+        store.close()

@@ -16,11 +16,13 @@ Example::
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import random
 
 CHANCE = -1
 """current_player() while nature moves (a draw, a roll, a spin)."""

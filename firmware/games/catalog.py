@@ -24,7 +24,9 @@ from typing import Any
 
 from .base import Game, GameInfo, ranks
 
-__all__ = ["GameEntry", "HouseRule", "Option", "Variant", "entries", "entry", "make", "names", "ranks"]
+__all__ = [
+    "GameEntry", "HouseRule", "Option", "Variant", "entries", "entry", "make", "names", "ranks",
+]  # fmt: skip
 
 PACKAGES: tuple[str, ...] = (
     "speedtombola",
@@ -133,6 +135,8 @@ class GameEntry:
     of its own (or completes its parameters) before the record starts."""
     settings_items: str = ""
     """Optional "module:function" `(app) -> list[Item]`: entries of the settings menu."""
+    advice: str = ""
+    """What advice the box offers a human (Rat, tips); "" for none. The table's `advice()`."""
     secret: str = ""
     """What no seat may see while a match runs (the link never gives it out before the end)."""
     bestenliste: str = ""
@@ -172,10 +176,10 @@ class GameEntry:
         return self.game(params)
 
     def table_class(self) -> type[Any]:
-        return self.load(self.table)  # type: ignore[no-any-return]
+        return self.load(self.table)
 
     def start_screen(self) -> Callable[..., Any]:
-        return self.load(self.screens)  # type: ignore[no-any-return]
+        return self.load(self.screens)
 
     def setup_hook(self) -> Callable[..., None] | None:
         return self.load(self.setup) if self.setup else None

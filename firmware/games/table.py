@@ -15,6 +15,7 @@ a table is tested with no frame at all (see :class:`HeadlessHost`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -124,6 +125,14 @@ class Table:
     def default_move(self, seat: int) -> int:
         """The move the clock makes for a human whose time ran out."""
         raise NotImplementedError(f"{self.entry.id} has no clock default")
+
+    def advice(self, rng: random.Random) -> Callable[[], Any] | None:
+        """The game's advice (Rat, tips) for the human to move, as work to run off the loop.
+
+        The position is taken now, on the loop; the work draws from `rng` alone and never
+        touches the record, so asking changes no chance outcome and no computer's move.
+        None where the game offers no advice now."""
+        return None
 
     def moved(self, seat: int, action: int, by_computer: bool) -> None:
         """An action of a seat was committed (set `news` here). Runs before advance."""

@@ -83,6 +83,7 @@ def to_blocks(frame: Image.Image) -> list[str]:
     img = frame.convert("1")
     w, h = img.size
     px = img.load()
+    assert px is not None
     chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
     rows = []
     for y in range(0, h, 2):

@@ -303,7 +303,7 @@ class Calibration:
         return cls(zero, tuple(widths), margin_deg, direction, tuple(labels))
 
     def _replace(self, **changes: Any) -> Calibration:
-        data = {
+        data: dict[str, Any] = {
             "zero_deg": self.zero_deg,
             "widths_deg": self.widths_deg,
             "margin_deg": self.margin_deg,

@@ -179,8 +179,8 @@ def answer(line: bytes, dispatch: Dispatch) -> bytes | None:
     except RpcError as err:
         return None if request.notification else error_line(request.id, err)
     except Exception as exc:  # a bug must not take the link down
-        err = RpcError(INTERNAL_ERROR, f"internal error: {_short(exc)}")
-        return None if request.notification else error_line(request.id, err)
+        internal = RpcError(INTERNAL_ERROR, f"internal error: {_short(exc)}")
+        return None if request.notification else error_line(request.id, internal)
     if request.notification:
         return None
     try:

@@ -6,6 +6,7 @@ of a match are the same for every game and go through :meth:`Table.leave`.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from .screen import Screen
@@ -37,9 +38,11 @@ class GameScreen(Screen):
         humans = self.table.humans()
         leavers = [s for s in humans if self.table.can_leave_seat(s)]
         if len(humans) > 1 and leavers:
-            items += [Item(f"{self.table.name(s)} geht", lambda s=s: self.confirm_leave(s)) for s in leavers]
+            for seat in leavers:
+                label = f"{self.table.name(seat)} geht"
+                items.append(Item(label, partial(self.confirm_leave, seat)))
         else:
-            items.append(Item("Verlassen", lambda: self.confirm_leave(None)))
+            items.append(Item("Verlassen", partial(self.confirm_leave, None)))
         return items
 
     def confirm_leave(self, seat: int | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..games import catalog
@@ -20,7 +21,7 @@ LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "comput
 
 def main_menu(app: Any) -> ListMenu:
     """The first screen: the games, the Bestenliste, the settings."""
-    items = [Item(e.title, lambda e=e: open_setup(app, e)) for e in catalog.entries()]
+    items = [Item(e.title, partial(open_setup, app, e)) for e in catalog.entries()]
     items.append(Item("Bestenliste", lambda: app.push(bestenliste_menu(app))))
     items.append(Item("Einstellungen", lambda: app.push(settings_menu(app))))
     return ListMenu("Spielleiter", items, back=lambda: None, back_label="")
@@ -30,7 +31,7 @@ def open_setup(app: Any, entry: GameEntry, variant: Variant | None = None) -> No
     """A game's first setup step: the way to play it when it has several, else the seats
     (or the start at once, when there is nothing to choose)."""
     if entry.variants and variant is None:
-        items = [Item(v.title, lambda v=v: open_setup(app, entry, v)) for v in entry.variants]
+        items = [Item(v.title, partial(open_setup, app, entry, v)) for v in entry.variants]
         app.push(ListMenu(entry.title, items))
         return
     flow = SetupFlow(entry, variant)
@@ -110,7 +111,7 @@ class SetupFlow:
             return self.rules_menu()
         choices = range(self.min_seats, self.max_seats + 1)
         items = [
-            Item(f"{n} Plätze" if n > 1 else "1 Platz", lambda n=n: self.choose_count(n))
+            Item(f"{n} Plätze" if n > 1 else "1 Platz", partial(self.choose_count, n))
             for n in choices
         ]
         return ListMenu(f"{self.title}: Plätze", items)
@@ -124,7 +125,7 @@ class SetupFlow:
         i = len(self.seats)
         taken = {s.name for s in self.seats}
         items = [
-            Item(name, lambda name=name: self.add_seat(Seat(name)))
+            Item(name, partial(self.add_seat, Seat(name)))
             for name in self.app.store.names()
             if name not in taken
         ]
@@ -134,7 +135,7 @@ class SetupFlow:
             items.append(
                 Item(
                     f"Computer {label}" if level != "computer" else "Computer",
-                    lambda level=level: self.add_computer(level),
+                    partial(self.add_computer, level),
                 )
             )
         return SeatMenu(self, i, items)
@@ -176,12 +177,15 @@ class SetupFlow:
         for rule in self.entry.house_rules:
             items.append(
                 Item(
-                    lambda rule=rule: f"{rule.label}: {rule.label_of(self.params[rule.param])}",
-                    lambda rule=rule: self.cycle(rule),
+                    partial(self.rule_label, rule),
+                    partial(self.cycle, rule),
                 )
             )
         items.append(Item("Start", self.start))
         return ListMenu(f"{self.title}", items)
+
+    def rule_label(self, rule: HouseRule) -> str:
+        return f"{rule.label}: {rule.label_of(self.params[rule.param])}"
 
     def cycle(self, rule: HouseRule) -> None:
         options = list(rule.options)
@@ -280,8 +284,15 @@ class BestenlisteScreen(Screen):
         }
 
 
+def _push(app: Any, screen: Screen) -> None:
+    app.push(screen)
+
+
 def bestenliste_menu(app: Any) -> ListMenu:
-    items = [Item(e.title, lambda e=e: app.push(BestenlisteScreen(e.id))) for e in catalog.entries()]
+    items = [
+        Item(e.title, partial(_push, app, BestenlisteScreen(e.id)))
+        for e in catalog.entries()
+    ]
     return ListMenu("Bestenliste", items)
 
 

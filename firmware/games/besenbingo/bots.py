@@ -26,7 +26,6 @@ from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS, Progress, advance, row_options
 from spielleiter.games.besenbingo.templates import TOWERS, Template, validate_template
 
@@ -187,30 +186,31 @@ def _template(key: str) -> Template:
     return validate_template(json.loads(key))
 
 
-def choose(view: dict[str, Any], seed: int, level: str = "stark") -> int:
-    """The move of a computer player for its seat, from its view only."""
+def choose(view: dict[str, Any], *, level: str, rng: random.Random) -> int:
+    """The move of a computer player for its seat, from its view only; `rng` breaks ties."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     template, crossed, progress = _sheet_of(view)
     solver = Solver.of(template)
     moves = solver.moves(view["current_tower"], crossed, progress)
     if level == "leicht":
-        return _pick([a for a, _ in moves], seed)
+        return _pick([a for a, _ in moves], rng)
     if level == "normal":
         top = max(g for _, g in moves)
-        return _pick([a for a, g in moves if g == top], seed)
-    return _pick(solver.best_move(view["revealed"], crossed, progress), seed)
+        return _pick([a for a, g in moves if g == top], rng)
+    return _pick(solver.best_move(view["revealed"], crossed, progress), rng)
 
 
-def _pick(actions: list[int], seed: int) -> int:
-    """One of equally good actions, drawn with the decision's own seed."""
-    return random.Random(seed).choice(sorted(actions))
+def _pick(actions: list[int], rng: random.Random) -> int:
+    """One of equally good actions, drawn with the decision's own generator."""
+    return rng.choice(sorted(actions))
 
 
 def play_out(template: Template, towers: Sequence[int], seed: int = 0) -> tuple[int, list[int]]:
     """The strongest play of one sheet for a tower order (the first 7 are revealed).
 
-    Returns the final score and the moves; ties are broken as choose() does with `seed`.
+    Returns the final score and the moves; ties are broken as choose() does with
+    `rng=random.Random(seed)` at each decision.
     """
     solver = Solver.of(template)
     crossed, progress, moves = 0, _START, []
@@ -219,7 +219,7 @@ def play_out(template: Template, towers: Sequence[int], seed: int = 0) -> tuple[
     for tower in towers[:REVEALS]:
         revealed.append(tower)
         gains = dict(solver.moves(tower, crossed, progress))
-        action = _pick(solver.best_move(revealed, crossed, progress), seed)
+        action = _pick(solver.best_move(revealed, crossed, progress), random.Random(seed))
         points += gains[action]
         if action != MINUS:
             crossed |= 1 << (action // 4)

@@ -306,8 +306,8 @@ class BesenbingoState(State):
         if not nxt.fits(field):
             return text["no_fit"].format(field.witch, field.copilot, ROW_TITLES[row])
         # Only hexe, copilot and paar compete on value; the kombi row never forbids one.
-        options = row_options(sheet.template, cell, sheet.progress)
-        best, gain = max(((r, g) for r, g in options if r < 3), key=lambda o: o[1])
+        rows = row_options(sheet.template, cell, sheet.progress)
+        best, gain = max(((r, g) for r, g in rows if r < 3), key=lambda o: o[1])
         return text["better"].format(ROW_TITLES[ROWS[best]], gain, nxt.value)
 
     # --- what the seats and the screens see --------------------------------

@@ -1,48 +1,57 @@
 """Besenbingo on the panel: the tower cards, each seat's sheet, the computers' crosses, the end.
 
 Two modes. "Papier" (Spielleiter for printed templates): the box only turns the tower
-cards; OK reveals the next, and the silent tower (stiller Turm) at the end. "Digital":
-the box keeps every sheet; a human crosses on their own sheet with the soft keys
-(K1 the witch, K2 the row), a computer on its own template in the background. The
+cards; Weiter reveals the next, and the silent tower (stiller Turm) at the end.
+"Digital": the box keeps every sheet; a human crosses on their own sheet with the soft
+keys (K1 the witch, K2 the row), a computer on its own template in the background. The
 solo variant plays a number of Durchgänge, each on a new template, against the
-previous score, which the store keeps.
+previous score.
 
-The options of a game (mode, a template per seat, solo rounds) are chosen on a screen
-of its own after the seats: the menu first stores a record without them, which
-`Setup` replaces by the real one before the first tower.
+The flow of a Durchgang lives in :class:`~spielleiter.games.besenbingo.table.BesenbingoTable`;
+these screens draw its state and turn keys into its commands. The options of a digital
+game (a template per seat, solo rounds) are chosen on a screen of its own after the
+seats; no record exists before Start.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from spielleiter.games.base import CHANCE, TERMINAL, Seat, sample_chance
+from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.besenbingo import ENTRY, SOLO_ROUNDS
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS, ROW_TITLES, decode, encode
-from spielleiter.games.besenbingo.templates import ROWS, SIZE, Template, WitchField, default_boards
+from spielleiter.games.besenbingo.table import (
+    GAME,
+    PAPIER,
+    BesenbingoTable,
+    digital_durchgang,
+    is_solo,
+    paper_durchgang,
+)
+from spielleiter.games.besenbingo.templates import ROWS, SIZE, Template, WitchField
+from spielleiter.games.catalog import Variant
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.session import Session
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import Screen, SoftKey
 from spielleiter.ui.widgets import Item, ListMenu, Message
 
-GAME = "besenbingo"
-DIGITAL = "digital"
-PAPIER = "papier"
-ROUND_CHOICES = (1, 3, 5)
-ROUNDS_KEY = "besenbingo.rounds"
-"""Store value: the solo rounds chosen last."""
-SOLO_KEY = "besenbingo.solo.last"
-"""Store value: {player name: score of their latest solo Durchgang}, the score to beat."""
-BOT_LEVELS = ("leicht", "normal", "stark")
-STAND_IN = Seat("Spielleiter", "computer", "papier")
-"""Paper mode's one seat: the engine wants a move per sheet after each tower, so the box
-fills a sheet nobody sees with the first legal move; the record then replays as usual."""
 BAR_ROWS = (*ROWS, "minus")
 BAR_LABELS = {"hexe": "Hexe", "copilot": "Cop.", "paar": "Paar", "kombi": "Kom.", "minus": "Min."}
 COPILOT_CODES = {"Katze": "Ka", "Rabe": "Rb", "Ratte": "Rt"}
+ROUNDS_SETTING = ENTRY.setting("rounds")
+"""Setting: the solo Durchgänge chosen last."""
+STATUS = {
+    "preparing": "Computer bereiten sich vor ...",
+    "end": "Weiter: der stille Turm",
+    "first": "Weiter: Turm aufdecken",
+    "tower": "Weiter: nächster Turm",
+    "cross": "Weiter: streichen",
+}
+"""The tower screen's bottom line for each phase of the table."""
 
 
 # --- short names for the small panel ---------------------------------------------
@@ -82,78 +91,22 @@ def move_text(template: Template, action: int) -> str:
     return f"{field_code(template, field.witch, field.copilot)} {ROW_TITLES[row]}"
 
 
-def _name(session: Session, seat: int) -> str:
-    return session.seats[seat].name
-
-
 # --- starting a game -----------------------------------------------------------------
 
 
-def begin(app: Any, params: dict[str, Any], seats: list[Seat]) -> None:
-    """Digital play, after the seats: the templates and solo rounds; no record before Start."""
+def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
+    """After the menu's seats: paper play starts at once (nobody needs a seat); digital
+    play asks for the templates and solo rounds first (no record before Start)."""
+    if variant is not None and variant.name == PAPIER:
+        launch(app, GAME, *paper_durchgang())
+        return
     app.push(Setup(app, seats).menu())
 
 
-def begin_paper(app: Any, params: dict[str, Any], seats: list[Seat]) -> None:
-    """Paper play: the box only turns the tower cards, so nobody needs a seat."""
-    new_game(app, [], PAPIER)
-
-
-def start(app: Any, session: Session) -> Screen:
-    """The game screen of a new or resumed Durchgang."""
-    return TowerScreen(app, session)
-
-
-def board_param(app: Any, name: str) -> str | dict[str, Any]:
-    """A template for the engine's parameters: a shipped one by name, others as JSON."""
-    data = app.store.boards(GAME)[name]
-    return name if default_boards().get(name) == data else data
-
-
-def new_game(
-    app: Any,
-    seats: Sequence[Seat],
-    mode: str = DIGITAL,
-    templates: Sequence[str] | None = None,
-    rounds: int = 1,
-    round_index: int = 0,
-    solo_boards: Sequence[str] | None = None,
-) -> TowerScreen:
-    """Store a new Durchgang and show it (templates: board names, one per seat).
-
-    In paper mode the players' seats are not kept: the box only turns the towers. A
-    solo game (one human) plays `rounds` Durchgänge, each on the next board after the
-    first one's (`solo_boards` names them all); the score to beat comes from the store.
-    """
-    names = list(app.store.boards(GAME))
-    meta: dict[str, Any] = {"mode": mode}
-    if mode == PAPIER:
-        params: dict[str, Any] = {"players": 1}
-        seats = [STAND_IN]
-    else:
-        chosen = list(templates or [names[i % len(names)] for i in range(len(seats))])
-        if is_solo(seats):
-            if solo_boards is None:
-                first = names.index(chosen[0]) if chosen[0] in names else 0
-                solo_boards = [names[(first + i) % len(names)] for i in range(rounds)]
-            chosen = [solo_boards[round_index]]
-            meta["solo"] = {
-                "round": round_index + 1,
-                "rounds": rounds,
-                "boards": list(solo_boards),
-                "to_beat": app.store.get_value(SOLO_KEY, {}).get(seats[0].name),
-            }
-        params = {"players": len(seats), "templates": [board_param(app, n) for n in chosen]}
-    session = Session.start(app.store, GAME, params, list(seats), meta)
-    app.session = session
-    screen = TowerScreen(app, session)
-    app.reset(screen)
-    return screen
-
-
-def is_solo(seats: Sequence[Seat]) -> bool:
-    """The solo variant: one human alone."""
-    return len(seats) == 1 and seats[0].is_human
+def start(app: Any, table: BesenbingoTable) -> Screen:
+    """The game screen of a new or resumed Durchgang; its table starts moving."""
+    table.advance()
+    return TowerScreen(app, table)
 
 
 class SetupMenu(ListMenu):
@@ -176,8 +129,8 @@ class Setup:
         self.seats = list(seats)
         self.names = list(app.store.boards(GAME))
         self.templates = [self.names[i % len(self.names)] for i in range(len(self.seats))]
-        rounds = app.store.get_value(ROUNDS_KEY, 1)
-        self.rounds = rounds if rounds in ROUND_CHOICES else 1
+        rounds = app.settings().get(ROUNDS_SETTING, 1)
+        self.rounds = rounds if rounds in SOLO_ROUNDS else 1
         self.screen = SetupMenu(self)
 
     def menu(self) -> SetupMenu:
@@ -189,17 +142,18 @@ class Setup:
         if is_solo(self.seats):
             items.append(Item(lambda: f"Durchgänge: {self.rounds}", self.cycle_rounds))
         for i, seat in enumerate(self.seats):
-            items.append(
-                Item(
-                    lambda i=i, seat=seat: f"{seat.name[:8]}: {self.templates[i]}",
-                    lambda i=i: self.cycle_template(i),
-                )
-            )
+            items.append(Item(self.template_label(i, seat), self.template_cycler(i)))
         items.append(Item("Start", self.start))
         return items
 
+    def template_label(self, i: int, seat: Seat) -> Callable[[], str]:
+        return lambda: f"{seat.name[:8]}: {self.templates[i]}"
+
+    def template_cycler(self, i: int) -> Callable[[], None]:
+        return lambda: self.cycle_template(i)
+
     def cycle_rounds(self) -> None:
-        self.rounds = ROUND_CHOICES[(ROUND_CHOICES.index(self.rounds) + 1) % len(ROUND_CHOICES)]
+        self.rounds = SOLO_ROUNDS[(SOLO_ROUNDS.index(self.rounds) + 1) % len(SOLO_ROUNDS)]
 
     def cycle_template(self, seat: int) -> None:
         """The next board that no other seat has (the templates are all different)."""
@@ -218,177 +172,65 @@ class Setup:
         if len(self.seats) > len(self.names):
             self.app.push(Message("Vorlagen", "Zu wenige Vorlagen für alle Plätze."))
             return
-        self.app.store.set_value(ROUNDS_KEY, self.rounds)
-        new_game(self.app, self.seats, DIGITAL, self.templates, self.rounds)
+        self.app.store.set_settings({ROUNDS_SETTING: self.rounds})
+        self.app.reload_settings()
+        new = digital_durchgang(self.app.store, self.seats, self.templates, self.rounds)
+        launch(self.app, GAME, *new)
 
 
 # --- the table: towers, turns, computers ------------------------------------------------
 
 
 class TowerScreen(GameScreen):
-    """The tower card in the middle: OK reveals the next; the game's flow lives here."""
+    """The tower card in the middle; Weiter turns the next. Whatever the table waits for
+    next (a human's sheet, the computers' results, the end) comes on top of it."""
 
-    def __init__(self, app: Any, session: Session) -> None:
-        super().__init__(app, session)
-        meta = session.record.meta
-        self.mode = meta.get("mode", DIGITAL)
-        self.solo: dict[str, Any] | None = meta.get("solo")
-        self.preparing = False
-        self.prepared = self.mode == PAPIER or not self.stark_templates()
-        self.thinking: int | None = None
-        self.results_shown = len(self.state.revealed)
-        """Towers whose computer results were shown (none again after a resume)."""
+    table: BesenbingoTable
 
-    # --- who is who --------------------------------------------------------
-    @property
-    def paper(self) -> bool:
-        return self.mode == PAPIER
-
-    def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.session.seats) if s.is_human]
-
-    def computers(self) -> list[int]:
-        return [i for i, s in enumerate(self.session.seats) if not s.is_human]
-
-    def level(self, seat: int) -> str:
-        level = self.session.seats[seat].level
-        return level if level in BOT_LEVELS else "stark"
-
-    def stark_templates(self) -> list[Template]:
-        return [self.state.sheets[s].template for s in self.computers() if self.level(s) == "stark"]
-
-    # --- the flow -------------------------------------------------------------
     def enter(self) -> None:
-        if not self.prepared:
-            self.prepare()
-        else:
-            self.advance()
+        self.follow()
 
-    def prepare(self) -> None:
-        """Build the computers' tables off the loop, so each later decision is a look-up."""
-        if self.preparing:
-            return
-        self.preparing = True
-        templates = self.stark_templates()
-
-        def work() -> None:
-            from spielleiter.games.besenbingo import bots
-
-            for template in templates:
-                bots.prepare(template)
-
-        self.app.submit(work, self.ready)
-
-    def ready(self, _: Any) -> None:
-        self.preparing = False
-        self.prepared = True
+    def tick(self, now: float) -> None:
         if self.app.top is self:
-            self.advance()
+            self.follow()
 
-    def advance(self) -> None:
-        """Set the silent tower aside, fill the stand-in sheet, start a computer, or push the
-        screen a human decides on, or the computers' results; else wait for Weiter."""
-        state = self.state
-        while True:
-            if self.session.committed == 0:
-                self.session.apply(sample_chance(state, self.app.rng))  # the silent tower
-                continue
-            player = state.current_player()
-            if player in (CHANCE, TERMINAL):
-                if not self.paper and self.computers() and self.results_shown < len(state.revealed):
-                    self.results_shown = len(state.revealed)
-                    self.app.push(ResultsScreen(self))
-                return
-            if self.paper:
-                self.session.apply(state.legal_actions()[0])
-                continue
-            if self.session.seats[player].is_human:
-                sheet = SheetScreen(self, player)
-                self.app.push(HandoverScreen(self, sheet) if len(self.humans()) > 1 else sheet)
-            elif self.thinking is None:
-                self.think(player)
+    def follow(self) -> None:
+        """Show what the table waits for: the end, the computers' results, a human's sheet
+        (after a handover when several humans share the box)."""
+        table = self.table
+        if table.closed:
             return
-
-    def think(self, seat: int) -> None:
-        """Ask the seat's computer for its move, off the loop."""
-        view = self.state.view(seat)
-        level = self.level(seat)
-        seed = self.app.rng.randrange(2**31)
-        self.thinking = seat
-
-        def work() -> int:
-            from spielleiter.games.besenbingo import bots
-
-            return int(bots.choose(view, seed, level))
-
-        self.app.submit(work, lambda move: self.computer_moved(seat, move))
-
-    def computer_moved(self, seat: int, move: int) -> None:
-        self.thinking = None
-        if self.app.session is not self.session or self.state.current_player() != seat:
-            return
-        self.session.apply(move)
-        if self.app.top is self:
-            self.advance()
-
-    def human_moved(self, seat: int, action: int) -> None:
-        """A human crossed on their sheet: commit it, back to the table, on to the next seat."""
-        self.session.apply(action)
-        self.app.pop()
+        if table.silent_revealed:
+            self.app.push(EndScreen(self))
+        elif table.results_pending:
+            table.results_seen()
+            self.app.push(ResultsScreen(self))
+        elif (seat := table.human_waiting()) is not None:
+            sheet = SheetScreen(self, seat)
+            self.app.push(HandoverScreen(self, sheet) if len(table.humans()) > 1 else sheet)
 
     def weiter(self) -> None:
-        """Reveal the next tower; after the seventh, the end with the silent tower."""
-        if self.busy or not self.prepared:
-            return
-        state = self.state
-        if state.is_terminal():
-            self.show_end()
-        elif state.current_player() == CHANCE and self.session.committed > 0:
-            self.session.apply(sample_chance(state, self.app.rng))
-            self.advance()
-        else:
-            self.advance()
-
-    def show_end(self) -> None:
-        """Finish the record once (a solo score goes to the store) and show the end."""
-        meta = self.session.record.meta
-        if not meta.get("done"):
-            if self.solo is not None:
-                seat = self.session.seats[0]
-                last = dict(self.app.store.get_value(SOLO_KEY, {}))
-                last[seat.name] = self.state.scores()[0]
-                self.app.store.set_value(SOLO_KEY, last)
-            self.session.set_meta(done=True)
-            self.session.finish()
-        self.app.push(EndScreen(self))
+        """Weiter: the next tower, or the end with the silent tower."""
+        if self.table.can_proceed:
+            self.table.proceed()
+            self.follow()
 
     def next_round(self) -> None:
-        """Solo: the next Durchgang on the next template, or back to the main menu."""
-        solo = self.solo
-        if solo is None or solo["round"] >= solo["rounds"]:
+        """Solo: the next Durchgang on the next template, else back to the main menu."""
+        new = self.table.next_round()
+        if new is None:
             self.end()
-            return
-        new_game(
-            self.app,
-            list(self.session.seats),
-            DIGITAL,
-            rounds=solo["rounds"],
-            round_index=solo["round"],
-            solo_boards=solo["boards"],
-        )
+        else:
+            launch(self.app, GAME, *new)
 
     @property
     def busy(self) -> bool:
-        return self.preparing or self.thinking is not None
-
-    # --- pause menu -------------------------------------------------------------
-    def pause_items(self) -> list[Item]:
-        return [Item("Verlassen", self.confirm_leave)]
+        return bool(self.table.busy)
 
     # --- keys -------------------------------------------------------------------
     def softkeys(self) -> list[SoftKey | None]:
-        waiting = not self.busy and self.prepared
-        return [None, None, None, SoftKey("Weiter", "\n ") if waiting else None]
+        weiter = SoftKey("Weiter", "\n ") if self.table.can_proceed else None
+        return [None, None, None, weiter]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key == Key.K4 and not event.long:
@@ -397,11 +239,12 @@ class TowerScreen(GameScreen):
     # --- drawing ----------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
         state = self.state
+        solo = self.table.solo
         revealed = state.revealed
         right = f"Karte {len(revealed)}/{REVEALS}"  # "Turm N" is a tower's number elsewhere
         title = "Besenbingo"
-        if self.solo is not None:
-            title = f"Durchgang {self.solo['round']}/{self.solo['rounds']}"
+        if solo is not None:
+            title = f"Durchgang {solo['round']}/{solo['rounds']}"
         y = canvas.title(title, right)
         canvas.rect((4, y + 1, 43, y + 30))
         canvas.text_center(y + 6, str(state.current_tower) if revealed else "?", LARGE, 4, 44)
@@ -411,7 +254,7 @@ class TowerScreen(GameScreen):
         canvas.text((x, y + 9), shown, SMALL)
         deck = max(0, len(state.towers_left()) - 1)  # the silent tower lies apart
         canvas.text((x, y + 18), f"Im Stapel: {deck}", SMALL)
-        to_beat = self.solo.get("to_beat") if self.solo is not None else None
+        to_beat = solo.get("to_beat") if solo is not None else None
         last = "Stiller Turm: ?" if to_beat is None else f"Zu schlagen: {to_beat}"
         fits = canvas.text_width(last, SMALL) <= WIDTH - x
         canvas.text((x, y + 27), last, SMALL if fits else TINY)
@@ -420,45 +263,36 @@ class TowerScreen(GameScreen):
         canvas.text((2, y + 35 if fits else y + 36), status, SMALL if fits else TINY)
 
     def status_line(self) -> str:
-        state = self.state
-        if self.preparing or not self.prepared:
-            return "Computer bereiten sich vor ..."
-        if self.thinking is not None:
-            return f"{_name(self.session, self.thinking)[:14]} streicht ..."
-        if state.is_terminal():
-            return "Weiter: der stille Turm"
-        if not state.revealed:
-            return "Weiter: Turm aufdecken"
-        if state.current_player() == CHANCE:
-            return "Weiter: nächster Turm"
-        return "Weiter: streichen"
+        thinking = self.table.thinking
+        if thinking is not None:
+            return f"{self.table.name(thinking)[:14]} streicht ..."
+        return STATUS[self.table.phase]
 
     def summary(self) -> dict[str, Any]:
         state = self.state
         return {
             "screen": "besenbingo.tower",
-            "mode": self.mode,
+            "mode": self.table.mode,
             "revealed": state.revealed,
             "tower": state.current_tower,
             "towers_left": len(state.towers_left()),
-            "scores": [] if self.paper else state.scores(),
+            "scores": [] if self.table.paper else state.scores(),
         }
 
 
 class _InGame(Screen):
-    """A screen above the table: the pause menu still offers the table's entries."""
+    """A screen above the tower screen (the pause menu comes from the tower screen)."""
 
-    table: TowerScreen
-
-    def pause_items(self) -> list[Item]:
-        return self.table.pause_items()
+    def __init__(self, game: TowerScreen) -> None:
+        self.game = game
+        self.table: BesenbingoTable = game.table
 
 
 class HandoverScreen(_InGame):
     """Between two humans: the next one takes the box, the others look away."""
 
-    def __init__(self, table: TowerScreen, sheet: SheetScreen) -> None:
-        self.table = table
+    def __init__(self, game: TowerScreen, sheet: SheetScreen) -> None:
+        super().__init__(game)
         self.sheet = sheet
 
     def softkeys(self) -> list[SoftKey | None]:
@@ -470,7 +304,7 @@ class HandoverScreen(_InGame):
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Besenbingo", f"Turm {self.table.state.current_tower}")
-        canvas.text_center(y + 6, f"{_name(self.table.session, self.sheet.seat)} ist dran", TEXT)
+        canvas.text_center(y + 6, f"{self.table.name(self.sheet.seat)} ist dran", TEXT)
         canvas.text_center(y + 24, "Die anderen schauen weg.", SMALL)
 
     def summary(self) -> dict[str, Any]:
@@ -484,14 +318,14 @@ class SheetScreen(_InGame):
     not allow is refused with the reason. With `readonly` it only shows the sheet.
     """
 
-    def __init__(self, table: TowerScreen, seat: int, readonly: bool = False) -> None:
-        self.table = table
+    def __init__(self, game: TowerScreen, seat: int, readonly: bool = False) -> None:
+        super().__init__(game)
         self.seat = seat
         self.readonly = readonly
         self.page = "feld"
         self.cell: int | None = None
         self.row = "minus"
-        choices = table.state.choices(seat)
+        choices = self.table.state.choices(seat)
         if choices and not readonly:
             self.cell = choices[0].get("cell")
             self.row = choices[0]["row"]
@@ -553,12 +387,13 @@ class SheetScreen(_InGame):
             self.row = "hexe"
 
     def cross(self) -> None:
-        action = self.action()
-        if self.choice() is None:
-            reason = self.table.state.explain_illegal(action)
-            self.app.push(Message("Nicht erlaubt", reason))
+        """Cross the chosen move on the table, or show why the rules refuse it."""
+        try:
+            self.table.command(self.seat, self.action())
+        except IllegalActionError as refused:
+            self.app.push(Message("Nicht erlaubt", str(refused)))
             return
-        self.table.human_moved(self.seat, action)
+        self.app.pop()
 
     # --- drawing -------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
@@ -596,7 +431,7 @@ class SheetScreen(_InGame):
         """Right of the grid: who, which tower, the points, and the chosen move."""
         state = self.table.state
         x = 76
-        canvas.text((x, 0), _name(self.table.session, self.seat)[:10], SMALL)
+        canvas.text((x, 0), self.table.name(self.seat)[:10], SMALL)
         canvas.text((x, 8), f"Turm {state.current_tower or '-'} {state.scores()[self.seat]}P", TINY)
         canvas.line((x, 15, WIDTH - 1, 15))
         if self.readonly:
@@ -696,8 +531,8 @@ class ResultsScreen(_InGame):
 
     ROWS = 5
 
-    def __init__(self, table: TowerScreen) -> None:
-        self.table = table
+    def __init__(self, game: TowerScreen) -> None:
+        super().__init__(game)
         self.index = 0
 
     @property
@@ -731,7 +566,7 @@ class ResultsScreen(_InGame):
         elif event.key == Key.K2:
             self.index = (self.index + 1) % n
         elif event.key == Key.K3:
-            self.app.push(SheetScreen(self.table, self.seats[self.index], readonly=True))
+            self.app.push(SheetScreen(self.game, self.seats[self.index], readonly=True))
         elif event.key == Key.K4:
             self.app.pop()
 
@@ -740,7 +575,7 @@ class ResultsScreen(_InGame):
         top = (self.index // self.ROWS) * self.ROWS
         for row, (seat, crossed, points) in enumerate(self.lines()[top : top + self.ROWS]):
             yy = y + row * 9
-            name = _name(self.table.session, seat)[:9]
+            name = self.table.name(seat)[:9]
             canvas.text((2, yy), f"{name:<9} {crossed}", SMALL)
             canvas.text_right(WIDTH - 2, yy, str(points), SMALL)
             if top + row == self.index and len(self.seats) > 1:
@@ -751,8 +586,7 @@ class ResultsScreen(_InGame):
             "screen": "besenbingo.results",
             "tower": self.table.state.current_tower,
             "lines": [
-                {"name": _name(self.table.session, s), "crossed": c, "score": p}
-                for s, c, p in self.lines()
+                {"name": self.table.name(s), "crossed": c, "score": p} for s, c, p in self.lines()
             ],
         }
 
@@ -763,19 +597,23 @@ class EndScreen(_InGame):
 
     ROWS = 5
 
-    def __init__(self, table: TowerScreen) -> None:
-        self.table = table
+    def __init__(self, game: TowerScreen) -> None:
+        super().__init__(game)
         self.page = 0
         self.next_sheet = 0
 
-    def rows(self) -> list[tuple[int, str, int]]:
+    def lines(self) -> list[tuple[int, str, int, int | None]]:
+        """(place, name, score, Bestenliste points or None) of each sheet, best first."""
         state = self.table.state
-        places = state.places()
-        scores = state.scores()
+        places, scores = state.places(), state.scores()
+        points = self.table.points(state)
         return sorted(
-            (places[s], _name(self.table.session, s), scores[s])
-            for s in range(len(self.table.session.seats))
+            ((places[s], self.table.name(s), scores[s], points[s]) for s in range(len(scores))),
+            key=lambda line: line[:3],
         )
+
+    def rows(self) -> list[tuple[int, str, int]]:
+        return [line[:3] for line in self.lines()]
 
     @property
     def pages(self) -> int:
@@ -794,13 +632,13 @@ class EndScreen(_InGame):
         elif event.key == Key.K3 and not self.table.paper:
             self.show_next_sheet()
         elif event.key == Key.K4:
-            self.table.next_round()
+            self.game.next_round()
 
     def show_next_sheet(self) -> None:
         """Every finished sheet, one after the other (Zurück comes back here)."""
-        seat = self.next_sheet % len(self.table.session.seats)
+        seat = self.next_sheet % len(self.table.seats)
         self.next_sheet += 1
-        self.app.push(SheetScreen(self.table, seat, readonly=True))
+        self.app.push(SheetScreen(self.game, seat, readonly=True))
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.state
@@ -824,22 +662,24 @@ class EndScreen(_InGame):
             canvas.wrap((x, y + 27), "Zählt eure Punkte!", SMALL, WIDTH - x)
             return
         if solo is not None:
-            score = state.scores()[0]
             to_beat = solo.get("to_beat")
-            canvas.text((x, y), f"Punkte: {score}", TEXT)
+            canvas.text((x, y), f"Punkte: {state.scores()[0]}", TEXT)
             if to_beat is None:
-                canvas.text((x, y + 13), "Erster Durchgang", SMALL)
+                canvas.text((x, y + 11), "Erster Durchgang", SMALL)
             else:
-                canvas.text((x, y + 13), f"Zu schlagen: {to_beat}", SMALL)
-                verdict = "Geschafft!" if score > to_beat else "Nicht geschafft."
-                canvas.text((x, y + 22), verdict, SMALL)
-            canvas.text((x, y + 33), self.table.state.sheets[0].template.name[:17], TINY)
+                canvas.text((x, y + 11), f"Zu schlagen: {to_beat}", SMALL)
+                verdict = "Geschafft!" if self.table.solo_beaten else "Nicht geschafft."
+                canvas.text((x, y + 19), verdict, SMALL)
+            canvas.text((x, y + 27), f"Bestenliste +{self.table.points(state)[0]}", TINY)
+            canvas.text((x, y + 34), state.sheets[0].template.name[:17], TINY)
             return
-        rows = self.rows()[self.page * self.ROWS : (self.page + 1) * self.ROWS]
-        for i, (place, name, score) in enumerate(rows):
+        lines = self.lines()[self.page * self.ROWS : (self.page + 1) * self.ROWS]
+        for i, (place, name, score, points) in enumerate(lines):
             yy = y + i * 9
-            canvas.text((x, yy), f"{place}. {name[:10]}", SMALL)
-            canvas.text_right(WIDTH - 2, yy, str(score), SMALL)
+            canvas.text((x, yy), f"{place}. {name[:7]}", SMALL)
+            canvas.text_right(WIDTH - 19, yy, str(score), SMALL)
+            if points is not None:  # a human's Bestenliste points
+                canvas.text_right(WIDTH - 1, yy + 1, f"+{points}", TINY)
 
     def summary(self) -> dict[str, Any]:
         state = self.table.state
@@ -848,5 +688,6 @@ class EndScreen(_InGame):
             "silent_tower": state.silent_tower,
             "revealed": state.revealed,
             "rows": [] if self.table.paper else [list(r) for r in self.rows()],
+            "bestenliste": [[n, p] for _, n, _, p in self.lines() if p is not None],
             "solo": self.table.solo,
         }

@@ -194,7 +194,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _object(data: Any, path: str, keys: set[str], optional: set[str] = frozenset()) -> Mapping:
+def _object(
+    data: Any, path: str, keys: set[str], optional: frozenset[str] | set[str] = frozenset()
+) -> Mapping:
     _expect(isinstance(data, Mapping), path, "must be a JSON object")
     missing = keys - set(data)
     _expect(not missing, path, f"missing {', '.join(sorted(missing))}")

@@ -24,6 +24,7 @@ ENTRY = GameEntry(
     ),
     setup="screens:setup",
     settings_items="spinner_setup:settings_items",
+    advice="tips (setting maskenball.tips): which beetle to visit, the win chance of each option",
     secret="the magnet groups (which beetles swap) in digital play",
     bestenliste=(
         "per table size (\"4 Spieler\"), the whole table as one team: a won game scores "

@@ -144,7 +144,7 @@ def report_is_consistent(reports: Iterable[Report], a: int, b: int, swapped: boo
 
 
 def default_sector_probabilities() -> list[float]:
-    """Equal widths: each of the 16 sectors 1/16."""
+    """Equal widths: each of the SECTORS sectors 1/SECTORS."""
     return [1.0 / SECTORS] * SECTORS
 
 
@@ -180,7 +180,7 @@ class MaskenballGame(Game):
             raise ParameterError(f"maskenball: mode is {DIGITAL!r} or {PHYSICAL!r}")
         probs = p["sector_probabilities"]
         if len(probs) != SECTORS or any(float(x) <= 0 for x in probs):
-            raise ParameterError("maskenball: 16 positive sector probabilities")
+            raise ParameterError(f"maskenball: {SECTORS} positive sector probabilities")
         if abs(sum(float(x) for x in probs) - 1.0) > 1e-6:
             raise ParameterError("maskenball: sector probabilities must sum to 1")
         if not 1 <= int(p["vine"]) <= ANTS:
@@ -322,7 +322,7 @@ class MaskenballState(State):
             if self.game.mode == PHYSICAL:
                 self._pending = PENDING_REPORT
             else:
-                assert self._grouping is not None
+                assert self._grouping is not None and self._flyer is not None
                 self._resolve_visit(not same_group(self._grouping, self._flyer, self._visited))
 
     def _spin(self, sector: int) -> None:

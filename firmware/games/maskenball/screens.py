@@ -9,17 +9,22 @@ One game screen changes its picture with what the game waits for:
 * physical play: after a visit the players say with the soft keys whether the two
   swapped or turned away; a report that contradicts earlier visits asks to confirm.
 
-Spins come from the box's :class:`~spielleiter.spinner_service.SpinnerService`: the
-sensor, or the electronic arrow on "Drehen". In digital play the box draws the
-hidden groups at the start and plays the magnets.
+The flow is the table's (:class:`~spielleiter.games.maskenball.table.MaskenballTable`):
+it draws the hidden groups in digital play and every electronic spin, committed before
+the arrow turns into its sector here; a sensor's spin (the box's
+:class:`~spielleiter.spinner_service.SpinnerService`) is handed to it.
 """
 
 from __future__ import annotations
 
+import random
 import textwrap
+from functools import partial
 from typing import Any
 
-from spielleiter.games.base import sample_chance
+from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.catalog import Variant
+from spielleiter.games.maskenball import ENTRY
 from spielleiter.games.maskenball.rules import (
     BEETLES,
     COLOUR_CODES,
@@ -27,64 +32,60 @@ from spielleiter.games.maskenball.rules import (
     FLY,
     HOME,
     PENDING_CHOOSE,
-    PENDING_GROUPING,
     PENDING_REPORT,
     PENDING_SPIN,
     PENDING_VISIT,
     PENDING_VISIT_OR_HOME,
-    REPORT_SWAPPED,
-    REPORT_TURNED_AWAY,
+    SECTORS,
     SPIN,
     VISIT,
     colour_letters,
     is_petal,
     petal_of,
 )
+from spielleiter.games.maskenball.spinner_setup import draw_dial, sector_short
+from spielleiter.games.maskenball.table import SEAT, MaskenballTable, visit_news
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.hal.spinner import Ambiguous, Outcome, Sector, SensorError
-from spielleiter.session import Session
-from spielleiter.spinner_service import SpinnerService
+from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, SpinnerService
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.screen import Screen, SoftKey
-from spielleiter.games.maskenball.spinner_setup import draw_dial, sector_short
 from spielleiter.ui.widgets import Confirm, Item
 
-GAME = "maskenball"
+__all__ = ["EndScreen", "MaskenballScreen", "WhichSectorScreen", "setup", "start", "visit_news"]
+
 RESULT_S = 1.5
 """How long a spin's result stays large on the screen."""
 DECISIONS = (PENDING_VISIT, PENDING_VISIT_OR_HOME, PENDING_CHOOSE)
 
 
-def begin(app: Any, params: dict[str, Any], seats: list[Any]) -> None:
+def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
     """A new game takes its sector probabilities from the spinner's calibration, so its
     record tells how the spinner was."""
     from spielleiter.ui.menus import launch
 
-    probabilities = SpinnerService.of(app).sector_probabilities()
-    launch(app, GAME, {**params, "sector_probabilities": probabilities}, seats)
+    probabilities = SpinnerService.of(app, SECTORS).sector_probabilities()
+    launch(app, ENTRY.id, {**params, "sector_probabilities": probabilities}, seats)
 
 
-def start(app: Any, session: Session) -> MaskenballScreen:
+def start(app: Any, table: MaskenballTable) -> MaskenballScreen:
     """The game screen of a new or resumed game."""
-    return MaskenballScreen(app, session)
+    return MaskenballScreen(app, table)
 
 
 class MaskenballScreen(GameScreen):
     """The game: spins from the spinner service, visits and reports by soft key."""
 
-    def __init__(self, app: Any, session: Session) -> None:
-        super().__init__(app, session)
-        self.service = SpinnerService.of(app)
+    table: MaskenballTable
+
+    def __init__(self, app: Any, table: MaskenballTable) -> None:
+        super().__init__(app, table)
+        self.service = SpinnerService.of(app, SECTORS)
         self.cursor = 0
-        self.flash = ""
-        """The last thing that happened (a swap, a turn-away, an ant, a refusal)."""
         self.alert = ""
         """Nochmal drehen, or a sensor fault: shown over the flower until the next spin."""
         self.result_until: float | None = None
-        self.spinner_seat = 0
-        """Who spun the result shown large (a leaf passes the turn at once)."""
         self.tips: Any = None
         self.tips_at = -1
         self.tips_asked = -1
@@ -94,6 +95,11 @@ class MaskenballScreen(GameScreen):
         self.over = False
         self.held: Outcome | None = None
 
+    @property
+    def flash(self) -> str:
+        """The last thing that happened (a swap, a turn-away, an ant), from the table."""
+        return self.table.news
+
     # --- the flow ------------------------------------------------------------
     def enter(self) -> None:
         if self.held is not None:
@@ -101,41 +107,43 @@ class MaskenballScreen(GameScreen):
             self.spun(outcome)
             return
         if self.result_until is None:
-            self.advance()
+            self.follow()
 
-    def advance(self) -> None:
-        """Draw the groups, end the game, wait for a spin, or prepare a decision."""
-        state = self.state
-        if state.pending() == PENDING_GROUPING:
-            self.session.apply(sample_chance(state, self.app.rng))
-        if state.is_terminal():
+    def follow(self) -> None:
+        """Show what the table waits for: the end, a spin, or a decision."""
+        if self.table.over:
             self.finish()
             return
-        pending = state.pending()
+        pending = self.state.pending()
         if pending == PENDING_SPIN:
             if not self.service.waiting:
                 self.service.wait(self.spun)
         elif pending in DECISIONS:
-            if self.cursor not in self.allowed():
-                self.cursor = self.default_cursor()
+            if self.cursor not in self.table.allowed():
+                allowed = self.table.allowed()
+                self.cursor = allowed[0] if allowed else self.table.candidates()[0]
             self.ask_tips()
 
     def finish(self) -> None:
-        """Won or lost: the record is finished, the end screen shows it."""
+        """Won or lost (the record was finished with the last action): the end screen."""
         self.service.cancel()
-        if self.over:
-            return
-        self.over = True
-        self.session.set_meta(won=self.state.won(), spins=self.spins())
-        self.session.finish()
-        self.app.push(EndScreen(self))
+        if not self.over:
+            self.over = True
+            self.app.push(EndScreen(self))
 
-    def spins(self) -> int:
-        """How often the arrow was spun (spin results are the actions below 16)."""
-        return sum(1 for a in self.session.record.actions if SPIN <= a < SPIN + 16)
+    def press_spin(self) -> None:
+        """Drehen: the electronic arrow turns into the sector the table committed; the
+        simulated sensor's arrow gets a push."""
+        if self.service.mode == ELECTRONIC:
+            self.service.cancel()
+            sector = self.table.spin()
+            self.service.show_spin(sector)
+            self.spin_taken(self.service.animation_s)
+        elif self.service.spin():
+            self.alert = ""
 
     def spun(self, outcome: Outcome) -> None:
-        """An outcome from the spinner (on the loop)."""
+        """An outcome from the sensor (on the loop)."""
         if self.app.top is not self:
             self.held = outcome
             return
@@ -143,8 +151,6 @@ class MaskenballScreen(GameScreen):
             self.take_spin(outcome.index)
         elif isinstance(outcome, Ambiguous):
             self.app.push(WhichSectorScreen(outcome, self.chosen_sector))
-        elif isinstance(outcome, SensorError):
-            self.alert = outcome.message
         else:
             self.alert = outcome.message
 
@@ -153,141 +159,86 @@ class MaskenballScreen(GameScreen):
         self.app.pop()
 
     def take_spin(self, sector: int) -> None:
-        """Commit a spin result and show it large for a moment."""
+        """A sensor's spin goes to the table; its result is shown large for a moment."""
         if self.state.pending() != PENDING_SPIN:
             return
-        before = (self.state.stump(), self.state.vine())
-        self.spinner_seat = self.state.seat()
-        self.session.apply(SPIN + sector)
+        self.table.supply(SPIN + sector)
+        self.spin_taken(0.0)
+
+    def spin_taken(self, turning_s: float) -> None:
         self.alert = ""
         self.cursor_moved = False
-        state = self.state
-        if not is_petal(sector):
-            self.flash = (
-                "Ameise auf den Baumstumpf"
-                if state.stump() > before[0]
-                else "Ameise auf die Ranke"
-            )
-        elif state.pending() == PENDING_CHOOSE:
-            self.flash = f"{COLOURS[petal_of(sector)]} ist auf dem Ball: wähle"
-        else:
-            self.flash = f"{COLOURS[petal_of(sector)]} fliegt los"
-        self.result_until = self.app.now() + RESULT_S
+        self.result_until = self.app.now() + turning_s + RESULT_S
 
     def tick(self, now: float) -> None:
         self.service.tick(now)
         if self.result_until is not None and now >= self.result_until:
             self.result_until = None
             if self.app.top is self:
-                self.advance()
+                self.follow()
 
     @property
     def busy(self) -> bool:
         return self.result_until is not None or self.service.busy
 
     # --- decisions -------------------------------------------------------------
-    def candidates(self) -> list[int]:
-        """The beetles the cursor steps through: every other one on a visit."""
-        state = self.state
-        if state.pending() == PENDING_CHOOSE:
-            return state.beetles_on_flower()
-        flyer = state.flyer()
-        return [b for b in range(BEETLES) if b != flyer]
-
-    def allowed(self) -> list[int]:
-        """The beetles the rules let the player pick now."""
-        state = self.state
-        if state.pending() == PENDING_CHOOSE:
-            return state.beetles_on_flower()
-        return state.visit_targets()
-
-    def default_cursor(self) -> int:
-        state = self.state
-        if state.pending() == PENDING_CHOOSE:
-            return state.beetles_on_flower()[0]
-        targets = state.visit_targets()
-        return targets[0] if targets else self.candidates()[0]
-
     def move_cursor(self, step: int) -> None:
-        options = self.candidates()
+        options = self.table.candidates()
         i = options.index(self.cursor) if self.cursor in options else 0
         self.cursor = options[(i + step) % len(options)]
         self.cursor_moved = True
         self.refused = False
 
-    def visit(self) -> None:
-        """Besuch: refused with the rule's reason when the rules forbid it."""
-        state = self.state
-        action = VISIT + self.cursor
-        if action not in state.legal_actions():
-            self.refused = True
-            return
-        self.play(action)
-
-    def choose(self) -> None:
-        self.play(FLY + self.cursor)
+    def pick(self) -> None:
+        """Besuch or Wählen: refused with the rule's reason when the rules forbid it."""
+        self.play(self.table.pick(self.cursor))
 
     def home(self) -> None:
-        if HOME in self.state.legal_actions():
+        if self.table.can_go_home():
             self.play(HOME)
 
     def report(self, swapped: bool) -> None:
         """Physical play: what the magnets did; a contradiction must be confirmed."""
-        state = self.state
-        action = REPORT_SWAPPED if swapped else REPORT_TURNED_AWAY
-        if state.report_is_consistent(swapped):
-            self.play(action)
+        question = self.table.contradiction(swapped)
+        if question is None:
+            self.table.report(swapped)
+            self.played()
             return
-        flyer, visited = COLOURS[state.flyer()], COLOURS[state.visited()]
-        expected = "wegdrehen" if swapped else "tauschen"
-        question = (
-            f"Nach den früheren Besuchen müssten {flyer} und {visited} {expected}. "
-            + ("Wirklich getauscht?" if swapped else "Wirklich weggedreht?")
-        )
 
         def yes() -> None:
             self.app.pop()
-            self.play(action)
+            self.table.report(swapped, confirmed=True)
+            self.played()
 
         self.app.push(Confirm(question, yes, self.app.pop))
 
     def play(self, action: int) -> None:
-        """Commit a decision or report and say what happened."""
-        state = self.state
-        flyer, ball, reports = state.flyer(), state.ball(), len(state.reports())
-        self.session.apply(action)
+        """A decision to the table; a refusal keeps its reason highlighted."""
+        try:
+            self.table.command(SEAT, action)
+        except IllegalActionError:
+            self.refused = True
+            return
+        self.played()
+
+    def played(self) -> None:
         self.cursor_moved = False
         self.refused = False
-        if FLY <= action < FLY + BEETLES:
-            self.flash = f"{COLOURS[action - FLY]} fliegt los"
-        elif action == HOME:
-            self.flash = f"{COLOURS[flyer]} fliegt heim"
-        elif len(state.reports()) > reports:
-            a, b, swapped = state.reports()[-1]
-            self.flash = visit_news(a, b, swapped, state.ball()[len(ball) :])
-        else:
-            self.flash = ""  # a visit waiting for the players' report
-        self.advance()
+        self.follow()
 
     # --- tips ----------------------------------------------------------------
     def tips_on(self) -> bool:
         return bool(self.app.settings().get("maskenball.tips"))
 
     def ask_tips(self) -> None:
-        """Compute the tip for this decision in the background (setting maskenball.tips)."""
+        """Compute the tip for this decision in the background (setting maskenball.tips):
+        advice, seeded from the box's advice stream, never from the record's chance."""
         at = self.session.committed
         if not self.tips_on() or self.tips_at == at or self.tips_asked == at:
             return
         self.tips_asked = at
-        view = self.state.view(self.state.seat())
-        games = int(self.app.settings().get("bot.playouts", 2000))
-
-        def work() -> Any:
-            from spielleiter.games.maskenball.tips import tips
-
-            return tips(view, games=games, seed=at)
-
-        self.app.submit(work, lambda result: self.got_tips(at, result))
+        rng = random.Random(self.app.rng.getrandbits(64))
+        self.app.submit(self.table.advice(rng), partial(self.got_tips, at))
 
     def got_tips(self, at: int, result: Any) -> None:
         if at != self.session.committed:
@@ -304,19 +255,20 @@ class MaskenballScreen(GameScreen):
         return self.tips if self.tips_at == self.session.committed else None
 
     # --- pause menu ----------------------------------------------------------
-    def pause_items(self) -> list[Item]:
+    def game_items(self) -> list[Item]:
+        """Tipps an/aus."""
+
         def toggle() -> None:
             self.app.store.set_settings({"maskenball.tips": not self.tips_on()})
             self.app.reload_settings()
             self.app.pop()
             self.ask_tips()
 
-        label = f"Tipps: {'an' if self.tips_on() else 'aus'}"
-        return [Item(label, toggle), Item("Verlassen", self.confirm_leave)]
+        return [Item(lambda: f"Tipps: {'an' if self.tips_on() else 'aus'}", toggle)]
 
-    def leave(self) -> None:
+    def leave(self, seat: int | None = None) -> None:
         self.service.cancel()
-        super().leave()
+        super().leave(seat)
 
     def end(self) -> None:
         self.service.cancel()
@@ -324,7 +276,7 @@ class MaskenballScreen(GameScreen):
 
     # --- keys ----------------------------------------------------------------
     def softkeys(self) -> list[SoftKey | None]:
-        if self.busy:
+        if self.busy or self.table.over:
             return [None, None, None, None]
         pending = self.state.pending()
         if pending == PENDING_SPIN:
@@ -334,10 +286,8 @@ class MaskenballScreen(GameScreen):
             return [SoftKey("Tausch", "t"), None, None, SoftKey("Weg", "w")]
         if pending == PENDING_CHOOSE:
             return [SoftKey("<", "h"), SoftKey(">", "l"), SoftKey("Wählen", "\n "), None]
-        if pending in (PENDING_VISIT, PENDING_VISIT_OR_HOME):
-            home = SoftKey("Heim", "x") if HOME in self.state.legal_actions() else None
-            return [SoftKey("<", "h"), SoftKey(">", "l"), SoftKey("Besuch", "\n "), home]
-        return [None, None, None, None]
+        home = SoftKey("Heim", "x") if self.table.can_go_home() else None
+        return [SoftKey("<", "h"), SoftKey(">", "l"), SoftKey("Besuch", "\n "), home]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long or self.busy:
@@ -345,8 +295,8 @@ class MaskenballScreen(GameScreen):
         pending = self.state.pending()
         key = event.key
         if pending == PENDING_SPIN:
-            if key == Key.K1 and self.service.spin():
-                self.alert = ""
+            if key == Key.K1:
+                self.press_spin()
         elif pending == PENDING_REPORT:
             if key in (Key.K1, Key.K4):
                 self.report(swapped=key == Key.K1)
@@ -354,8 +304,8 @@ class MaskenballScreen(GameScreen):
             if key in (Key.K1, Key.K2):
                 self.move_cursor(-1 if key == Key.K1 else 1)
             elif key == Key.K3:
-                self.choose() if pending == PENDING_CHOOSE else self.visit()
-            elif key == Key.K4 and pending != PENDING_CHOOSE:
+                self.pick()
+            elif key == Key.K4:
                 self.home()
 
     # --- drawing -------------------------------------------------------------
@@ -395,7 +345,7 @@ class MaskenballScreen(GameScreen):
         """The spin's result large; a leaf shows the ants."""
         state = self.state
         sector = state.last_spin()
-        canvas.title(f"{self.turn_name(self.spinner_seat)} hat gedreht")
+        canvas.title(f"{self.turn_name(self.table.spinner_seat)} hat gedreht")
         if sector is not None and is_petal(sector):
             canvas.text_center(11, "Blütenblatt", TEXT)
             canvas.text_center(22, COLOURS[petal_of(sector)], LARGE)
@@ -419,8 +369,8 @@ class MaskenballScreen(GameScreen):
             canvas.title(f"{COLOURS[flyer]} fliegt", self.turn_name())
             draw_beetle(canvas, 1, 11, state, flyer)
             canvas.text((66, 12), "besucht ...", TINY)
-        allowed = self.allowed()
-        for i, b in enumerate(self.candidates()):
+        allowed = self.table.allowed()
+        for i, b in enumerate(self.table.candidates()):
             x = 1 + i * 18
             box = (x, 20, x + 12, 29)
             if b == self.cursor:
@@ -437,9 +387,10 @@ class MaskenballScreen(GameScreen):
         target = self.cursor
         canvas.text((1, 31), f"{COLOURS[target]} {colour_letters(state.dots(target))}", SMALL)
         tips = self.current_tips()
-        action = (FLY if choosing else VISIT) + target
-        if action not in state.legal_actions():
-            note = state.explain_illegal(action)
+        action = self.table.pick(target)
+        refusal = self.table.refusal(action)
+        if refusal is not None:
+            note = refusal
         elif tips is not None:
             best = tips.best_action
             name = _action_colour(best)
@@ -483,22 +434,6 @@ class MaskenballScreen(GameScreen):
             "flash": self.flash,
             "alert": self.alert,
         }
-
-
-def visit_news(flyer: int, visited: int, swapped: bool, to_ball: list[int]) -> str:
-    """What a visit did, in one line of the panel: who swapped or turned away, and who
-    went to the ball. Colour names where they fit, else the petal letters for the pair."""
-    if not swapped:
-        return f"{COLOURS[flyer]}-{COLOURS[visited]}: weggedreht"
-    ball = ""
-    if len(to_ball) == 1:
-        ball = f" {COLOURS[to_ball[0]]} zum Ball!"
-    elif to_ball:
-        ball = " Beide zum Ball!"
-    news = f"Tausch {COLOURS[flyer]}-{COLOURS[visited]}!{ball}"
-    if Canvas.text_width(news, TINY) <= WIDTH:
-        return news
-    return f"Tausch {COLOUR_CODES[flyer]}-{COLOUR_CODES[visited]}!{ball}"
 
 
 def _action_colour(action: int | None) -> str:
@@ -592,10 +527,11 @@ class EndScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         state = self.game.state
-        spins = self.game.spins()
+        spins = self.game.table.spins()
         if state.won():
             canvas.title("Gewonnen!", f"{spins} Dreh.")
             canvas.wrap((1, 11), "Alle acht Käfer sind auf dem Ball.", TEXT, 126)
+            canvas.text((1, 34), f"Bestenliste: {self.game.table.points()} Punkte", SMALL)
         else:
             canvas.title("Verloren!", f"{spins} Dreh.")
             canvas.wrap((1, 11), "Die Ranke ist voll: die Ameisen sind da.", TEXT, 126)
@@ -604,4 +540,9 @@ class EndScreen(Screen):
 
     def summary(self) -> dict[str, Any]:
         state = self.game.state
-        return {"screen": "maskenball.end", "won": state.won(), "ball": state.ball()}
+        return {
+            "screen": "maskenball.end",
+            "won": state.won(),
+            "ball": state.ball(),
+            "points": self.game.table.points(),
+        }

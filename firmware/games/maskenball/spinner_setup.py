@@ -1,9 +1,10 @@
 """The spinner in the settings menu: calibrate the arrow, a test spin, sensor or electronic.
 
 Calibration on the device: the player points the arrow at the middle of petal 1 and
-presses OK (that is the zero); then, if wanted, at each of the 16 boundaries in turn,
-which measures every sector's width. The result is stored in the setting
-``spinner.calibration`` through the box's :class:`~spielleiter.spinner_service.SpinnerService`.
+presses OK (that is the zero); then, if wanted, at each of the game's ``SECTORS``
+boundaries in turn, which measures every sector's width. The result is stored in the
+setting ``spinner.calibration`` through the box's
+:class:`~spielleiter.spinner_service.SpinnerService`.
 """
 
 from __future__ import annotations
@@ -11,11 +12,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from spielleiter.games.maskenball.rules import COLOURS, is_petal, petal_of
+from spielleiter.games.maskenball.rules import COLOURS, SECTORS, is_petal, petal_of
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.hal.spinner import Ambiguous, Calibration, CalibrationError, Outcome, Sector
 from spielleiter.settings import SettingsError
-from spielleiter.spinner_service import AUTO, ELECTRONIC, MODES, SENSOR, SpinnerService, SpinnerUnavailable
+from spielleiter.spinner_service import (
+    AUTO,
+    ELECTRONIC,
+    MODES,
+    SENSOR,
+    SpinnerService,
+    SpinnerUnavailable,
+)
 from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.screen import Screen, SoftKey
@@ -71,7 +79,7 @@ def _polar(cx: int, cy: int, r: float, deg: float) -> tuple[int, int]:
 
 def settings_items(app: Any) -> list[Item]:
     """The spinner's lines in the settings menu."""
-    service = SpinnerService.of(app)
+    service = SpinnerService.of(app, SECTORS)
 
     def cycle_mode() -> None:
         nxt = MODES[(MODES.index(service.preference) + 1) % len(MODES)]

@@ -272,7 +272,7 @@ def _row_max(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bitmask(flags: Sequence[bool]) -> int:
+def _bitmask(flags: Sequence[bool] | np.ndarray) -> int:
     return sum(1 << i for i, f in enumerate(flags) if f)
 
 

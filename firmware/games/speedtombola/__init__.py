@@ -21,6 +21,7 @@ ENTRY = GameEntry(
         Option("rounds", 1, "rounds per match", choices=ROUND_CHOICES),
         Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
     ),
+    advice="Rat (one human against computers): Stark's choice, points and win chances",
     secret="the lots removed unseen from the drum in the running round",
     bestenliste=(
         "per human and match: per round max(0, 50 - round points), then +30/+15/+5 for "

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate
 from spielleiter.games.speedtombola.rules import Move, lot_cost
+from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate
 
 LEVELS = ("leicht", "normal", "stark")
 
@@ -86,25 +86,31 @@ def _mover(view: dict[str, Any]) -> tuple[int, int, int, int, int]:
     return seat, lot, pot, groschen, lot_cost(view["lots"][seat], lot)
 
 
-def choose(view: dict[str, Any], level: str, seed: int) -> int:
-    """The move of a computer at `level` ("leicht", "normal", "stark"); same seed, same move."""
+def choose(view: dict[str, Any], *, level: str, rng: random.Random) -> int:
+    """The move of a computer at `level` ("leicht", "normal", "stark").
+
+    All its randomness comes from `rng`: a generator seeded alike gives the same move."""
     seat, lot, pot, groschen, cost = _mover(view)
     if groschen == 0:
         return Move.NEHMEN
     if level in ("leicht", "normal"):
         policy, u = (NORMAL, 0.0)
         if level == "leicht":
-            policy, u = (LEICHT, random.Random(seed).uniform(-1.0, 1.0))
+            policy, u = (LEICHT, rng.uniform(-1.0, 1.0))
         take = policy.accepts(cost, lot, int(view["drum"]), u, pot, groschen)
         return Move.NEHMEN if take else Move.NEIN_DANKE
     if level == "stark":
-        return _stark(view, seed)
+        return _stark(view, _numpy(rng))
     raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
 
 
-def _stark(view: dict[str, Any], seed: int) -> Move:
+def _numpy(rng: random.Random) -> np.random.Generator:
+    """A numpy generator seeded from `rng` (the playouts draw in batches)."""
+    return np.random.default_rng(rng.getrandbits(64))
+
+
+def _stark(view: dict[str, Any], rng: np.random.Generator) -> Move:
     """A first look at 500 drums per option; all 2000 only when the options are close."""
-    rng = np.random.default_rng(seed)
     gain, points_gain = _paired(view, rng, STARK_FIRST_PLAYOUTS)
     if abs(gain.mean()) > CLEAR_GAP_SE * gain.std(ddof=1) / np.sqrt(len(gain)) + 1e-9:
         return Move.NEHMEN if gain.mean() > 0 else Move.NEIN_DANKE
@@ -177,10 +183,12 @@ def _estimate(move: Move, points: np.ndarray, seat: int, match: np.ndarray) -> O
     )
 
 
-def advice(view: dict[str, Any], seed: int, playouts: int = STARK_PLAYOUTS) -> Advice:
-    """Rat for the seat to move: Stark's choice with the estimates of both options."""
+def advice(view: dict[str, Any], *, rng: random.Random, playouts: int = STARK_PLAYOUTS) -> Advice:
+    """Rat for the seat to move: Stark's choice with the estimates of both options.
+
+    `rng` is the advice's own generator (the box's `app.rng`), never a record's stream."""
     seat, _, _, groschen, _ = _mover(view)
-    take, passing = _outcomes(view, np.random.default_rng(seed), max(2, playouts))
+    take, passing = _outcomes(view, _numpy(rng), max(2, playouts))
     match = _match_points(view)
     nehmen = _estimate(Move.NEHMEN, take, seat, match)
     if groschen == 0:

@@ -8,31 +8,22 @@ and on "Nein danke". "You" is the human whose turn it is.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from spielleiter.games.speedtombola.rules import (
-    Move,
-    RoundResult,
-    bestenliste_points,
-    garnituren,
-    lot_cost,
-    lot_points,
-)
+from spielleiter.games.base import IllegalActionError
+from spielleiter.games.speedtombola.rules import Move, RoundResult, garnituren
+from spielleiter.games.speedtombola.table import SpeedtombolaTable
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.session import Session
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.screen import Screen, SoftKey
-from spielleiter.ui.widgets import Confirm, Item
-
-GAME = "speedtombola"
-LEAVE_PENALTY = -10
 
 
-def start(app: Any, session: Session) -> TableScreen:
+def start(app: Any, table: SpeedtombolaTable) -> TableScreen:
     """The first screen of a new or resumed Speedtombola match."""
-    return TableScreen(app, session)
+    return TableScreen(app, table)
 
 
 def garnituren_text(lots: list[int]) -> str:
@@ -77,10 +68,6 @@ def _layout_garnituren(lots: list[int], width: int, cw: int) -> list[list[tuple[
     return lines
 
 
-def _name(session: Session, seat: int) -> str:
-    return session.seats[seat].name
-
-
 def short_name(name: str, chars: int) -> str:
     """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
     if len(name) <= chars:
@@ -92,174 +79,69 @@ def short_name(name: str, chars: int) -> str:
 
 
 class TableScreen(GameScreen):
-    """The Gabentisch: decisions by key, computers thinking in the background."""
+    """The Gabentisch: decisions by key; the Tafel and the Endstand when the table says so."""
 
-    def __init__(self, app: Any, session: Session) -> None:
-        super().__init__(app, session)
-        humans = self.humans()
+    table: SpeedtombolaTable
+
+    def __init__(self, app: Any, table: SpeedtombolaTable) -> None:
+        super().__init__(app, table)
+        humans = table.humans()
         self.you = humans[0] if humans else 0
+        """The seat drawn at the bottom: the human whose turn it is (or was last)."""
         self.flash = ""
-        self.hold_until: float | None = None
-        self.deadline: float | None = None
-        self.thinking: int | None = None
+        """Why the last key was refused (shown until the next move)."""
 
-    # --- who is who --------------------------------------------------------
-    def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.session.seats) if s.is_human]
-
-    @property
-    def solo(self) -> bool:
-        """Rat exists only when one human plays against computers."""
-        return len(self.humans()) == 1 and len(self.session.seats) > 1
-
-    def human_to_move(self) -> bool:
-        seat = self.state.current_player()
-        return 0 <= seat < len(self.session.seats) and self.session.seats[seat].is_human
-
-    # --- the flow ------------------------------------------------------------
+    # --- following the table ---------------------------------------------------
     def enter(self) -> None:
-        self.deadline = None
-        self.advance()
+        self.table.advance()
+        self.table.restart_clock()
+        self.follow()
 
-    def advance(self) -> None:
-        """Play chance, show a finished round's Tafel, start a computer, or wait for a human."""
-        state = self.state
-        if state.is_chance_node():
-            self.session.play_chance(self.app.rng)
-        seen = self.shown_rounds()
-        if len(state.results) > seen:
-            if state.is_terminal():
-                self.finalize()
-            self.app.push(TafelScreen(self, seen))
-            return
-        if state.is_terminal():
-            self.finalize()
-            self.app.push(StandingsScreen(self))
-            return
-        seat = state.current_player()
-        if self.session.seats[seat].is_human:
-            self.you = seat
-            if self.app.settings()["clock.enabled"] and self.deadline is None:
-                self.deadline = self.app.now() + int(self.app.settings()["clock.seconds"])
-        elif self.thinking is None:
-            self.think(seat)
-
-    def shown_rounds(self) -> int:
-        """How many rounds' Tafeln were acknowledged with Weiter."""
-        return int(self.session.record.meta.get("tafel_seen", 0))
-
-    def think(self, seat: int) -> None:
-        """Ask the seat's computer for its move, off the loop."""
-        view = self.state.view(seat)
-        level = self.session.seats[seat].level or "normal"
-        seed = self.app.rng.randrange(2**31)
-        self.thinking = seat
-
-        def work() -> int:
-            from spielleiter.games.speedtombola import bots
-
-            return int(bots.choose(view, level, seed))
-
-        self.app.submit(work, lambda move: self.computer_moved(seat, move))
-
-    def computer_moved(self, seat: int, move: int) -> None:
-        self.thinking = None
-        if self.state.current_player() != seat or self not in self.app.stack:
-            return  # the match was left while the computer thought
-        self.play(move, by=_name(self.session, seat))
-        self.hold_until = self.app.now() + int(self.app.settings()["bot.show_ms"]) / 1000
-        if self.app.top is not self:
-            self.hold_until = None
-
-    def play(self, move: int, by: str) -> None:
-        """Commit a move and say what it was."""
-        lot, pot = self.state.lot, self.state.pot
-        self.session.apply(move)
-        if self.state.is_chance_node() and not self.state.results[self.shown_rounds() :]:
-            self.session.play_chance(self.app.rng)  # the taker draws the next lot at once
-        if move == Move.NEHMEN:
-            self.flash = f"{by} nimmt {lot}" + (f" +{pot}G" if pot else "")
-        else:
-            self.flash = f"{by}: Nein danke"
-
-    def human_move(self, move: Move) -> None:
-        if not self.human_to_move() or self.hold_until is not None:
-            return
-        if move not in self.state.legal_actions():
-            self.flash = "Kein Groschen: nehmen!"
-            return
-        self.deadline = None
-        self.play(move, by=_name(self.session, self.state.current_player()))
-        self.advance()
+    def on_menu(self) -> bool:
+        self.table.stop_clock()  # the pause menu opens: the clock waits
+        return False
 
     def tick(self, now: float) -> None:
-        if self.hold_until is not None and now >= self.hold_until:
-            self.hold_until = None
-            self.advance()
-        if self.deadline is not None and now >= self.deadline and self.human_to_move():
-            seat = self.state.current_player()
-            move = Move.NEIN_DANKE if self.state.groschen[seat] > 0 else Move.NEHMEN
-            self.deadline = None
-            self.play(move, by=_name(self.session, seat))
-            self.flash = "Zeit um! " + self.flash
-            self.advance()
+        self.follow()
 
-    @property
-    def busy(self) -> bool:
-        return self.thinking is not None or self.hold_until is not None
-
-    # --- end of the match ----------------------------------------------------
-    def finalize(self) -> None:
-        """Bestenliste points for every human still at the table; the record is finished."""
-        meta = self.session.record.meta
-        if meta.get("bestenliste_done"):
+    def follow(self) -> None:
+        """Show what the table waits for: a round's Tafel, or the Endstand."""
+        table = self.table
+        if table.human_to_move():
+            self.you = table.to_move()
+        if self.app.top is not self or table.closed:
             return
-        state = self.state
-        places = state.places()
-        awarded = {}
-        for seat in self.humans():
-            per_round = [r.points[seat] for r in state.results]
-            points = bestenliste_points(per_round, places[seat])
-            self.app.store.add_to_bestenliste(GAME, _name(self.session, seat), points)
-            awarded[_name(self.session, seat)] = points
-        self.session.set_meta(bestenliste_done=True, bestenliste=awarded)
-        self.session.finish()
+        round_index = table.tafel_round()
+        if round_index is not None:
+            self.app.push(TafelScreen(self, round_index))
+        elif table.standings_due():
+            self.app.push(StandingsScreen(self))
 
-    # --- pause menu: leaving -------------------------------------------------
-    def pause_items(self) -> list[Item]:
-        humans = self.humans()
-        if len(humans) < 2:
-            return [Item("Verlassen", self.confirm_leave)]
-        return [
-            Item(f"{_name(self.session, s)} geht", lambda s=s: self.confirm_leave_seat(s))
-            for s in humans
-        ]
+    def awaits_key(self) -> bool:
+        """The table waits for the human to move (no computer's move is still shown)."""
+        table = self.table
+        return table.human_to_move() and table.waiting_for(table.to_move())
 
-    def confirm_leave_seat(self, seat: int) -> None:
-        name = _name(self.session, seat)
-        self.app.replace(
-            Confirm(
-                f"{name} verlässt die Partie: -10 Punkte, ein Computer übernimmt.",
-                lambda: self.leave_seat(seat),
-                self.app.pop,
-            )
-        )
-
-    def leave_seat(self, seat: int) -> None:
-        """A human leaves a match with other humans: -10, a computer takes the seat."""
-        name = _name(self.session, seat)
-        self.app.store.add_to_bestenliste(GAME, name, LEAVE_PENALTY)
-        self.session.take_over(seat, str(self.app.settings()["speedtombola.takeover"]))
-        self.thinking = None
-        self.app.pop()
+    def human_move(self, move: Move) -> None:
+        """The human to move chose; a refusal is shown with its reason."""
+        table = self.table
+        if not self.awaits_key():
+            return
+        try:
+            table.command(table.to_move(), move)
+        except IllegalActionError as refused:
+            self.flash = str(refused)
+            return
+        self.flash = ""
+        self.follow()
 
     # --- keys ----------------------------------------------------------------
     def softkeys(self) -> list[SoftKey | None]:
-        mine = self.human_to_move() and self.hold_until is None
+        mine = self.awaits_key()
         return [
             SoftKey("Nein", "n") if mine else None,
             SoftKey("Nehmen", "g ") if mine else None,
-            SoftKey("Rat", "r") if mine and self.solo else None,
+            SoftKey("Rat", "r") if mine and self.table.solo else None,
             SoftKey("Info", "i"),
         ]
 
@@ -270,30 +152,32 @@ class TableScreen(GameScreen):
             self.human_move(Move.NEIN_DANKE)
         elif event.key == Key.K2:
             self.human_move(Move.NEHMEN)
-        elif event.key == Key.K3 and self.solo and self.human_to_move():
+        elif event.key == Key.K3 and self.table.rat_available():
+            self.table.stop_clock()  # asking for Rat is part of deciding
             self.app.push(RatScreen(self))
         elif event.key == Key.K4:
+            self.table.stop_clock()
             self.app.push(InfoScreen(self))
 
     # --- drawing -------------------------------------------------------------
     def round_points(self, seat: int) -> int:
-        state = self.state
-        return lot_points(state.lots[seat]) - state.groschen[seat]
+        return self.table.round_points(seat)
 
     def draw(self, canvas: Canvas) -> None:
-        state = self.state
-        n = len(self.session.seats)
-        to_move = state.current_player()
+        table = self.table
+        state = table.state
+        n = len(table.seats)
+        to_move = table.to_move()
         others = [(self.you + k) % n for k in range(1, n)]
         width = WIDTH // max(1, len(others))
         for i, seat in enumerate(others):
             x = i * width
             chars = max(1, (width - 1) // 4)
-            canvas.text((x + 1, 0), short_name(_name(self.session, seat), chars), TINY)
+            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY)
             if seat == to_move:
                 canvas.invert((x, 0, x + width - 2, 6))
             canvas.text((x + 1, 7), f"{state.groschen[seat]}G", TINY)
-            canvas.text((x + 1, 14), f"{self.round_points(seat)}P", TINY)
+            canvas.text((x + 1, 14), f"{table.round_points(seat)}P", TINY)
         canvas.line((0, 21, WIDTH - 1, 21))
         # the Gabentisch
         canvas.text((1, 23), "Trommel", TINY)
@@ -305,48 +189,52 @@ class TableScreen(GameScreen):
         canvas.line((0, 41, WIDTH - 1, 41))
         # your place
         you = self.you
-        line = f"{_name(self.session, you)[:10]} {state.groschen[you]}G {self.round_points(you)}P"
+        line = f"{table.name(you)[:10]} {state.groschen[you]}G {table.round_points(you)}P"
         canvas.text((1, 42), line, SMALL)
         corner = []
-        if self.session.game.rounds > 1:
-            corner.append(f"R{state.round_index + 1}/{self.session.game.rounds}")
-        if self.deadline is not None and self.human_to_move():
-            corner.append(f"{max(0, int(self.deadline - self.app.now() + 0.999))}s")
+        rounds = table.rounds
+        if rounds > 1:
+            corner.append(f"R{state.round_index + 1}/{rounds}")
+        seconds = table.seconds_left()
+        if seconds is not None:
+            corner.append(f"{seconds}s")
         canvas.text_right(WIDTH - 1, 42, " ".join(corner), SMALL)
         canvas.text((1, 49), self.status_line(), SMALL)
 
     def status_line(self) -> str:
-        if self.flash and (self.hold_until is not None or not self.human_to_move()):
-            return self.flash
-        state = self.state
-        if self.thinking is not None:
-            return f"{_name(self.session, self.thinking)[:12]} denkt ..."
-        if self.human_to_move():
-            seat = state.current_player()
-            change = lot_cost(state.lots[seat], state.lot) - state.pot
-            take = f"Nehmen {change:+d}"
-            if state.groschen[seat] == 0:
+        table = self.table
+        if table.news and (table.hold_until is not None or not table.human_to_move()):
+            return table.news
+        if table.thinking is not None:
+            return f"{table.name(table.thinking)[:12]} denkt ..."
+        if table.human_to_move():
+            if self.flash:
+                return self.flash
+            seat = table.to_move()
+            take = f"Nehmen {table.take_change(seat):+d}"
+            if table.must_take(seat):
                 return f"{take}  (muss nehmen)"
             return f"{take}  Nein danke +1"
-        return self.flash
+        return table.news
 
     def summary(self) -> dict[str, Any]:
-        state = self.state
+        table = self.table
+        state = table.state
         return {
             "screen": "speedtombola.table",
             "round": state.round_index + 1,
             "lot": state.lot,
             "pot": state.pot,
             "drum": state.drum_count,
-            "to_move": state.current_player(),
+            "to_move": table.to_move(),
             "seats": [
                 {
                     "name": s.name,
                     "groschen": state.groschen[i],
                     "lots": list(state.lots[i]),
-                    "points": self.round_points(i),
+                    "points": table.round_points(i),
                 }
-                for i, s in enumerate(self.session.seats)
+                for i, s in enumerate(table.seats)
             ],
         }
 
@@ -354,24 +242,21 @@ class TableScreen(GameScreen):
 class RatScreen(Screen):
     """Rat: what Stark would do, the expected points and win chances of both options."""
 
-    def __init__(self, table: TableScreen) -> None:
-        self.table = table
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
         self.advice: Any = None
+        self.asked = False
+        self.at = screen.table.session.committed
+        """The position Rat is about (a move by the clock makes the advice stale)."""
 
     def enter(self) -> None:
-        if self.advice is not None:
+        if self.advice is not None or self.asked:
             return
-        state = self.table.state
-        view = state.view(state.current_player())
-        seed = self.app.rng.randrange(2**31)
-        playouts = int(self.app.settings().get("bot.playouts", 2000))
-
-        def work() -> Any:
-            from spielleiter.games.speedtombola import bots
-
-            return bots.advice(view, seed, playouts)
-
-        self.app.submit(work, self.got)
+        self.asked = True
+        work = self.table.advice(random.Random(self.app.rng.getrandbits(64)))
+        if work is not None:
+            self.app.submit(work, self.got)
 
     def got(self, advice: Any) -> None:
         self.advice = advice
@@ -393,7 +278,8 @@ class RatScreen(Screen):
         elif event.key in (Key.K1, Key.K2) and self.advice is not None:
             move = Move.NEIN_DANKE if event.key == Key.K1 else Move.NEHMEN
             self.app.pop()
-            self.table.human_move(move)
+            if self.table.session.committed == self.at:
+                self.screen.human_move(move)
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Rat", f"Los {self.table.state.lot}")
@@ -404,7 +290,7 @@ class RatScreen(Screen):
         best = "Nehmen" if a.recommended == Move.NEHMEN else "Nein danke"
         canvas.text((2, y), f"Stark: {best}", TEXT)
         y += 11
-        match = self.table.session.game.rounds > 1
+        match = self.table.rounds > 1
         canvas.text((2, y), "Pkt ±SE    Runde" + (" Partie" if match else ""), TINY)
         y += 7
         for label, est in (("Nehmen", a.nehmen), ("Nein dk", a.nein_danke)):
@@ -442,15 +328,16 @@ class RatScreen(Screen):
 class InfoScreen(Screen):
     """Info (the device's hover): step through the guests, what the open lot means to each."""
 
-    def __init__(self, table: TableScreen) -> None:
-        self.table = table
-        self.index = table.you
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+        self.index = screen.you
 
     def softkeys(self) -> list[SoftKey | None]:
         return [SoftKey("<", "h"), SoftKey(">", "l"), None, SoftKey("Zurück", "\x08i")]
 
     def on_key(self, event: KeyEvent) -> None:
-        n = len(self.table.session.seats)
+        n = len(self.table.seats)
         if event.key == Key.K1:
             self.index = (self.index - 1) % n
         elif event.key == Key.K2:
@@ -459,22 +346,20 @@ class InfoScreen(Screen):
             self.app.pop()
 
     def draw(self, canvas: Canvas) -> None:
-        state = self.table.state
+        table = self.table
+        state = table.state
         seat = self.index
-        n = len(self.table.session.seats)
-        y = canvas.title(_name(self.table.session, seat), f"{seat + 1}/{n}")
+        n = len(table.seats)
+        y = canvas.title(table.name(seat), f"{seat + 1}/{n}")
         canvas.text(
             (2, y),
-            f"{state.groschen[seat]} Groschen  {self.table.round_points(seat)} Punkte",
+            f"{state.groschen[seat]} Groschen  {table.round_points(seat)} Punkte",
             SMALL,
         )
         y += 9
         if state.lot is not None:
-            cost = lot_cost(state.lots[seat], state.lot)
-            fits = cost < state.lot
-            text = f"Los {state.lot}: " + ("passt" if fits else "passt nicht")
-            text += f" ({cost - state.pot:+d})"
-            canvas.text((2, y), text, SMALL)
+            fits = "passt" if table.lot_fits(seat) else "passt nicht"
+            canvas.text((2, y), f"Los {state.lot}: {fits} ({table.take_change(seat):+d})", SMALL)
             y += 9
         if state.lots[seat]:
             draw_garnituren(canvas, 2, y, state.lots[seat], WIDTH - 4)
@@ -492,12 +377,12 @@ class TafelScreen(Screen):
     counting lot framed) and the calculation; the last page shows the removed lots.
     """
 
-    def __init__(self, table: TableScreen, round_index: int) -> None:
-        self.table = table
+    def __init__(self, screen: TableScreen, round_index: int) -> None:
+        self.screen = screen
+        self.table = screen.table
         self.round_index = round_index
-        self.result: RoundResult = table.state.results[round_index]
+        self.result: RoundResult = screen.table.tafel(round_index)
         self.page = 0
-        self.deadline: float | None = None
 
     ROWS = 5
     """Guests per summary page (a header line sits above them)."""
@@ -511,8 +396,11 @@ class TafelScreen(Screen):
         return self.summary_pages + len(self.result.lots) + 1
 
     def enter(self) -> None:
-        if self.app.settings()["clock.enabled"]:
-            self.deadline = self.app.now() + int(self.app.settings()["clock.tafel_seconds"])
+        self.table.restart_clock()
+
+    def on_menu(self) -> bool:
+        self.table.stop_clock()  # the pause menu opens: the Tafel waits
+        return False
 
     def softkeys(self) -> list[SoftKey | None]:
         return [SoftKey("<", "h"), SoftKey(">", "l"), None, SoftKey("Weiter", "\n ")]
@@ -526,29 +414,33 @@ class TafelScreen(Screen):
             self.weiter()
 
     def tick(self, now: float) -> None:
-        if self.deadline is not None and now >= self.deadline:
-            self.weiter()
+        if self.read():
+            self.app.pop()  # the clock moved the table on
+
+    def read(self) -> bool:
+        """This Tafel was read (by Weiter or by the clock)."""
+        return self.table.tafel_seen() > self.round_index
 
     def totals(self) -> list[int]:
         """Each guest's points over the rounds up to this one."""
-        rounds = self.table.state.results[: self.round_index + 1]
-        return [sum(r.points[seat] for r in rounds) for seat in range(len(self.result.lots))]
+        return self.table.tafel_totals(self.round_index)
 
     def weiter(self) -> None:
         """On to the next round (or the standings)."""
-        self.deadline = None
-        self.table.session.set_meta(tafel_seen=self.round_index + 1)
+        if not self.read():
+            self.table.acknowledge_round()
         self.app.pop()
 
     def draw(self, canvas: Canvas) -> None:
         r = self.result
+        table = self.table
         right = f"{self.page + 1}/{self.pages}"
-        if self.deadline is not None:
-            right = f"{max(0, int(self.deadline - self.app.now() + 0.999))}s {right}"
+        seconds = table.tafel_seconds_left()
+        if seconds is not None:
+            right = f"{seconds}s {right}"
         y = canvas.title(f"Tafel Runde {self.round_index + 1}", right)
-        session = self.table.session
         if self.page < self.summary_pages:
-            several = session.game.rounds > 1
+            several = table.rounds > 1
             totals = self.totals()
             columns = (
                 [("Runde", r.points), ("Summe", totals)] if several else [("Punkte", r.points)]
@@ -558,7 +450,7 @@ class TafelScreen(Screen):
             y += 7
             first = self.page * self.ROWS
             for seat in range(first, min(first + self.ROWS, len(r.points))):
-                canvas.text((2, y), short_name(_name(session, seat), 14), SMALL)
+                canvas.text((2, y), short_name(table.name(seat), 14), SMALL)
                 for i, (_, values) in enumerate(reversed(columns)):
                     canvas.text_right(WIDTH - 1 - i * 36, y, str(values[seat]), SMALL)
                 y += 7
@@ -569,7 +461,7 @@ class TafelScreen(Screen):
             seat = self.page - self.summary_pages
             lots = list(r.lots[seat])
             counting = "+".join(str(run[0]) for run in garnituren(lots)) or "0"
-            canvas.text((2, y), f"{_name(session, seat)[:14]}: {r.points[seat]} Punkte", SMALL)
+            canvas.text((2, y), f"{table.name(seat)[:14]}: {r.points[seat]} Punkte", SMALL)
             calc = f"{counting} - {r.groschen[seat]} Groschen = {r.points[seat]}"
             y = canvas.wrap((2, y + 8), calc, TINY, 124)
             if lots:
@@ -586,25 +478,19 @@ class TafelScreen(Screen):
 class StandingsScreen(Screen):
     """The end of the match: places, points and the Bestenliste points."""
 
-    def __init__(self, table: TableScreen) -> None:
-        self.table = table
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
 
     def softkeys(self) -> list[SoftKey | None]:
         return [None, None, None, SoftKey("Weiter", "\n ")]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key == Key.K4 and not event.long:
-            self.table.end()
+            self.screen.end()
 
     def rows(self) -> list[tuple[int, str, int, int | None]]:
-        state = self.table.state
-        places = state.places()
-        awarded = self.table.session.record.meta.get("bestenliste", {})
-        rows = []
-        for seat, seat_info in enumerate(self.table.session.seats):
-            bonus = awarded.get(seat_info.name) if seat_info.is_human else None
-            rows.append((places[seat], seat_info.name, state.match_points[seat], bonus))
-        return sorted(rows)
+        return self.table.standings()
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Endstand", "Bestenl.")

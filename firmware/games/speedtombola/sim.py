@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame, lot_cost
@@ -44,7 +45,7 @@ class Policy:
     slope: int = 0
     """How much lower the threshold lies per groschen below `reserve`."""
 
-    def threshold(self, cost, lot, drum, u):  # noqa: ANN001, ANN201 (numpy or int)
+    def threshold(self, cost: Any, lot: Any, drum: Any, u: Any) -> Any:
         """The pot this seat wants before it takes; ints in, int out (arrays elementwise)."""
         raw = (
             self.cost * cost
