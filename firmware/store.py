@@ -336,6 +336,11 @@ class Store:
         )
         return int(rows[0][0]) if rows else None
 
+    def running(self, record_id: int) -> bool:
+        """True for a game that is neither finished nor abandoned (it may still be played)."""
+        rows = self._query("SELECT finished, abandoned FROM records WHERE id=?", (record_id,))
+        return bool(rows) and not rows[0][0] and not rows[0][1]
+
     def delete_record(self, record_id: int) -> bool:
         with self._tx() as db:
             return db.execute("DELETE FROM records WHERE id=?", (record_id,)).rowcount > 0

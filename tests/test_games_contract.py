@@ -169,3 +169,22 @@ def test_an_illegal_action_raises_and_changes_nothing(name: str) -> None:
     end = play_random(game, rng)
     with pytest.raises(IllegalActionError):
         end.apply_action(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declared_secret_is_chance_no_seat_saw_and_open_at_the_end(name: str) -> None:
+    """secret_actions() names positions of chance outcomes, and none once the game is over."""
+    game = catalog.make(name)
+    rng = random.Random(8)
+    state = game.new_initial_state()
+    chance_positions: set[int] = set()
+    seen_secret = False
+    while not state.is_terminal():
+        secret = state.secret_actions()
+        assert set(secret) <= chance_positions, "only chance outcomes are secret"
+        seen_secret = seen_secret or bool(secret)
+        if state.is_chance_node():
+            chance_positions.add(len(state.history()))
+        state.apply_action(random_action(state, rng))
+    assert state.secret_actions() == []
+    assert seen_secret == bool(catalog.entry(name).secret)

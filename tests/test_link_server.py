@@ -18,6 +18,7 @@ from spielleiter.link import protocol
 from spielleiter.link.fake import FakeDevice
 from spielleiter.link.server import LinkServer
 from spielleiter.records import Record
+from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter_host.device import Device, RemoteError
 
@@ -375,3 +376,17 @@ def test_a_missing_port_is_retried_quietly_and_stop_returns_promptly(device):
     started = time.monotonic()
     srv.stop()
     assert time.monotonic() - started < 1.5
+
+
+def test_a_running_games_secret_never_leaves_the_box(store: Store, box: Device) -> None:
+    """The removed lots of the running round are withheld; once the game is left, not."""
+    seats = [Seat("Anna"), Seat("Ben"), Seat("Normal 1", "computer", "normal")]
+    session = Session.start(store, "speedtombola", {"players": 3}, seats, seed=3)
+    session.play_chance()
+    got = box.call("records.get", id=session.record_id)["record"]
+    assert got["actions"][:9] == [None] * 9  # the nine lots removed unseen
+    assert got["actions"][9] == session.record.actions[9]  # the open lot is public
+    assert "removed" in got["withheld"]
+    store.update_record(session.record_id, abandoned=True)
+    got = box.call("records.get", id=session.record_id)["record"]
+    assert got["actions"] == session.record.actions and "withheld" not in got

@@ -34,7 +34,9 @@ def new_table(
     session = Session.start(
         store, "maskenball", {"players": 2, "mode": mode, **params}, [Seat("Tisch")], seed=seed
     )
-    return MaskenballTable(HeadlessHost(store, {"bot.playouts": 100}), session)
+    table = MaskenballTable(HeadlessHost(store, {"bot.playouts": 100}), session)
+    table.advance()
+    return table
 
 
 def decide(table: MaskenballTable) -> None:

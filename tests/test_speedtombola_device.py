@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import assert_golden, load_frame, run_box
+from helpers import assert_golden, load_frame, run_box, same_pixels
 from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.games.base import Seat
 from spielleiter.games.speedtombola import bots
@@ -351,3 +351,23 @@ def test_a_long_menu_key_on_the_tafel_opens_the_pause_menu(tmp_path: Path) -> No
     assert isinstance(box.top, PauseMenu)
     box.top.items[0].action()  # Weiter
     assert isinstance(box.top, TafelScreen)
+
+
+def test_asking_rat_and_info_changes_no_lot_no_move_and_no_frame(tmp_path: Path) -> None:
+    """The same seed and decisions, once plain, once opening Rat and Info before each
+    decision: the same record (params, seats, every action) and the same last frame."""
+    decisions = ["K1", "K2", "K1", "K1", "K2", "K1", "K1", "K2", "K1", "K1", "K1", "K2"]
+    ask = "K3\nK4\nK4\nK2\nK1\nK4\n"  # Rat, Zurück; Info, >, <, Zurück
+    plain = run_box(tmp_path / "plain", SOLO_SETUP + "".join(f"{d}\n" for d in decisions))
+    asked = run_box(
+        tmp_path / "asked", SOLO_SETUP + "".join(f"{ask}{d}\n" for d in decisions), seed=1
+    )
+    records = []
+    for folder in ("plain", "asked"):
+        store = Store.open(tmp_path / folder / "data")
+        record = store.record(store.records()[0].id)
+        records.append((record.params, record.seats, record.actions))
+        store.close()
+    assert records[0] == records[1]
+    assert len(records[0][2]) > 30, "the decisions were played"
+    assert same_pixels(load_frame(plain[-1]), load_frame(asked[-1]))

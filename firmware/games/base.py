@@ -150,6 +150,11 @@ class State(ABC):
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may know, as plain data: never the hidden chance results."""
 
+    def secret_actions(self) -> list[int]:
+        """Positions in history() of chance outcomes that no seat may know yet (the game's
+        declared secret, e.g. removed lots); empty once the game is over."""
+        return []
+
     def clone(self) -> State:
         """An independent copy."""
         import copy

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from .. import boards, settings
 from ..games import catalog
+from ..records import RecordError
 from ..store import Store
 from .protocol import (
     DEVICE_ERROR,
@@ -343,9 +344,24 @@ def _records_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"id": int})
     try:
-        return {"record": m.store.record(p["id"]).to_json()}
+        record = m.store.record(p["id"])
     except KeyError:
         raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
+    data = record.to_json()
+    try:
+        entry = catalog.entry(record.game)
+    except catalog.UnknownGame:
+        return {"record": data}  # a game this box does not know: nobody plays it here
+    if m.store.running(p["id"]):
+        # What no seat may know yet leaves the box only when the game is over.
+        try:
+            hidden = set(record.replay().secret_actions())
+        except RecordError:
+            hidden = set(range(len(record.actions)))  # cannot tell: give none of them
+        if hidden:
+            data["actions"] = [None if i in hidden else a for i, a in enumerate(record.actions)]
+            data["withheld"] = entry.secret
+    return {"record": data}
 
 
 @method("records.delete")

@@ -43,10 +43,12 @@ def open_setup(app: Any, entry: GameEntry, variant: Variant | None = None) -> No
 
 
 def start_game(app: Any, session: Session) -> None:
-    """Set a match's table up and show its first screen on top of the main menu."""
+    """Set a match's table up, start it moving, and show its first screen on top of the
+    main menu."""
     entry = catalog.entry(session.record.game)
     table = entry.table_class()(app, session)
     app.show_table(table)
+    table.advance()
     app.reset(entry.start_screen()(app, table))
 
 

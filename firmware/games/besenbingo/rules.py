@@ -240,6 +240,10 @@ class BesenbingoState(State):
         deck = list(TOWERS) if self._silent is None else self._deck()
         return [(t, 1.0 / len(deck)) for t in deck]
 
+    def secret_actions(self) -> list[int]:
+        """The silent tower (the first action) until the Durchgang is over."""
+        return [0] if self._silent is not None and not self.is_terminal() else []
+
     # --- moves ------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         player = self.current_player()

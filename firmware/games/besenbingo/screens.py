@@ -104,8 +104,7 @@ def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant 
 
 
 def start(app: Any, table: BesenbingoTable) -> Screen:
-    """The game screen of a new or resumed Durchgang; its table starts moving."""
-    table.advance()
+    """The game screen of a new or resumed Durchgang."""
     return TowerScreen(app, table)
 
 

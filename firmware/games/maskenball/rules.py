@@ -502,6 +502,11 @@ class MaskenballState(State):
         value = 1.0 if self._won else -1.0 if self._lost else 0.0
         return [value] * self.game.num_players
 
+    def secret_actions(self) -> list[int]:
+        """The magnet groups the box drew (digital play: the first action) until the end."""
+        drawn = self.game.mode == DIGITAL and bool(self._history)
+        return [0] if drawn and not self.is_terminal() else []
+
     def view(self, seat: int) -> dict[str, Any]:
         """Everything on the table and every visit's outcome; never the drawn grouping."""
         return {

@@ -76,7 +76,6 @@ class MaskenballTable(Table):
         self.spinner_seat = self.state.seat()
         """The player who spun the last result (a leaf passes the turn at once)."""
         self._before: tuple[int | None, int, int] = (None, 0, 0)
-        self.advance()
 
     # --- who moves ----------------------------------------------------------
     @property

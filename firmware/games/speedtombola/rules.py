@@ -214,6 +214,8 @@ class SpeedtombolaState(State):
         self.start_seat = (self.game.params["first_seat"] + self.round_index) % n
         self.seat = self.start_seat
         self.removed_lots: list[int] = []
+        self.removed_at: list[int] = []
+        """Where in the history the running round's removed lots were drawn."""
         self.drum: set[int] = set(ALL_LOTS)
         self.lot: int | None = None
         self.pot = 0
@@ -281,6 +283,7 @@ class SpeedtombolaState(State):
             self.drum.discard(action)
             if len(self.removed_lots) < self.game.removed:
                 self.removed_lots.append(action)
+                self.removed_at.append(len(self._history))
             else:
                 self.lot = action
             return
@@ -338,12 +341,17 @@ class SpeedtombolaState(State):
             "results": [r.to_json() for r in self.results],
         }
 
+    def secret_actions(self) -> list[int]:
+        """The running round's removed lots (shown at its Tafel)."""
+        return [] if self.is_terminal() else list(self.removed_at)
+
     def clone(self) -> SpeedtombolaState:
         other = object.__new__(SpeedtombolaState)
         other.__dict__.update(self.__dict__)
         other._history = list(self._history)
         other.results = list(self.results)
         other.removed_lots = list(self.removed_lots)
+        other.removed_at = list(self.removed_at)
         other.drum = set(self.drum)
         other.groschen = list(self.groschen)
         other.lots = [list(x) for x in self.lots]
