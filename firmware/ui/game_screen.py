@@ -9,14 +9,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .screen import Screen
+from .screen import App, Screen
 from .widgets import Confirm, Item
 
 
 class GameScreen(Screen):
     """Base of a game's main screen (the bottom of a match's screens on the stack)."""
 
-    def __init__(self, app: Any, table: Any) -> None:
+    def __init__(self, app: App, table: Any) -> None:
         self.app = app
         self.table = table
 

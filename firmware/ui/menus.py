@@ -13,13 +13,13 @@ from ..session import Session
 from ..settings import SettingsError
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
-from .screen import Screen, SoftKey
+from .screen import App, Screen, SoftKey
 from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
 
 LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "computer": "Computer"}
 
 
-def main_menu(app: Any) -> ListMenu:
+def main_menu(app: App) -> ListMenu:
     """The first screen: the games, the Bestenliste, the settings."""
     items = [Item(e.title, partial(open_setup, app, e)) for e in catalog.entries()]
     items.append(Item("Bestenliste", lambda: app.push(bestenliste_menu(app))))
@@ -27,7 +27,7 @@ def main_menu(app: Any) -> ListMenu:
     return ListMenu("Spielleiter", items, back=lambda: None, back_label="")
 
 
-def open_setup(app: Any, entry: GameEntry, variant: Variant | None = None) -> None:
+def open_setup(app: App, entry: GameEntry, variant: Variant | None = None) -> None:
     """A game's first setup step: the way to play it when it has several, else the seats
     (or the start at once, when there is nothing to choose)."""
     if entry.variants and variant is None:
@@ -42,7 +42,7 @@ def open_setup(app: Any, entry: GameEntry, variant: Variant | None = None) -> No
         flow.start()
 
 
-def start_game(app: Any, session: Session) -> None:
+def start_game(app: App, session: Session) -> None:
     """Set a match's table up, start it moving, and show its first screen on top of the
     main menu."""
     entry = catalog.entry(session.record.game)
@@ -53,7 +53,7 @@ def start_game(app: Any, session: Session) -> None:
 
 
 def launch(
-    app: Any,
+    app: App,
     game: str,
     params: dict[str, Any],
     seats: list[Seat],
@@ -65,7 +65,7 @@ def launch(
     return session
 
 
-def resume_prompt(app: Any, record_id: int) -> Confirm:
+def resume_prompt(app: App, record_id: int) -> Confirm:
     """Offered after a restart (or an error) when a game was not finished."""
     record = app.store.record(record_id)
     try:
@@ -104,7 +104,7 @@ class SetupFlow:
         self.count = self.min_seats
         self.params: dict[str, Any] = {}
 
-    def first_screen(self, app: Any) -> Screen:
+    def first_screen(self, app: App) -> Screen:
         self.app = app
         settings = app.store.settings()
         for rule in self.entry.house_rules:
@@ -286,11 +286,11 @@ class BestenlisteScreen(Screen):
         }
 
 
-def _push(app: Any, screen: Screen) -> None:
+def _push(app: App, screen: Screen) -> None:
     app.push(screen)
 
 
-def bestenliste_menu(app: Any) -> ListMenu:
+def bestenliste_menu(app: App) -> ListMenu:
     items = [
         Item(e.title, partial(_push, app, BestenlisteScreen(e.id)))
         for e in catalog.entries()
@@ -304,7 +304,7 @@ CONTRASTS = (50, 100, 150, 200, 255)
 CLOCK_SECONDS = (5, 10, 15, 20, 30, 60)
 
 
-def settings_menu(app: Any) -> ListMenu:
+def settings_menu(app: App) -> ListMenu:
     """Display contrast, the clock, the admin PIN."""
 
     def cycle(key: str, options: tuple[Any, ...]) -> None:
@@ -349,7 +349,7 @@ def settings_menu(app: Any) -> ListMenu:
     return ListMenu("Einstellungen", items)
 
 
-def _extra_settings(app: Any) -> list[Item]:
+def _extra_settings(app: App) -> list[Item]:
     """Settings items that games add (the spinner's calibration, tips)."""
     items: list[Item] = []
     for entry in catalog.entries():
@@ -361,7 +361,7 @@ def _extra_settings(app: Any) -> list[Item]:
 # --- the menu on long K4 ----------------------------------------------------
 
 
-def open_menu(app: Any) -> None:
+def open_menu(app: App) -> None:
     """Long K4: the pause menu while a match is shown (from any of its screens), else
     back to the main menu."""
     game_screen = app.game_screen()
@@ -379,7 +379,7 @@ class PauseMenu(ListMenu):
         self.game_screen = game_screen
         super().__init__("Pause", [])
 
-    def attach(self, app: Any) -> None:
+    def attach(self, app: App) -> None:
         super().attach(app)
         self.items = [Item("Weiter", app.pop), *self.game_screen.pause_items()]
 

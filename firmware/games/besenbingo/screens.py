@@ -36,7 +36,7 @@ from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.menus import launch
-from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.widgets import Item, ListMenu, Message
 
 BAR_ROWS = (*ROWS, "minus")
@@ -94,7 +94,7 @@ def move_text(template: Template, action: int) -> str:
 # --- starting a game -----------------------------------------------------------------
 
 
-def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
+def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
     """After the menu's seats: paper play starts at once (nobody needs a seat); digital
     play asks for the templates and solo rounds first (no record before Start)."""
     if variant is not None and variant.name == PAPIER:
@@ -103,7 +103,7 @@ def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant 
     app.push(Setup(app, seats).menu())
 
 
-def start(app: Any, table: BesenbingoTable) -> Screen:
+def start(app: App, table: BesenbingoTable) -> Screen:
     """The game screen of a new or resumed Durchgang."""
     return TowerScreen(app, table)
 
@@ -123,7 +123,7 @@ class SetupMenu(ListMenu):
 class Setup:
     """A different template per seat (shipped and uploaded boards), solo rounds."""
 
-    def __init__(self, app: Any, seats: Sequence[Seat]) -> None:
+    def __init__(self, app: App, seats: Sequence[Seat]) -> None:
         self.app = app
         self.seats = list(seats)
         self.names = list(app.store.boards(GAME))

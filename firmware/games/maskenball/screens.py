@@ -50,7 +50,7 @@ from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, 
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
-from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.widgets import Confirm, Item
 
 __all__ = ["EndScreen", "MaskenballScreen", "WhichSectorScreen", "setup", "start", "visit_news"]
@@ -60,7 +60,7 @@ RESULT_S = 1.5
 DECISIONS = (PENDING_VISIT, PENDING_VISIT_OR_HOME, PENDING_CHOOSE)
 
 
-def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
+def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
     """A new game takes its sector probabilities from the spinner's calibration, so its
     record tells how the spinner was."""
     from spielleiter.ui.menus import launch
@@ -69,7 +69,7 @@ def setup(app: Any, params: dict[str, Any], seats: list[Seat], variant: Variant 
     launch(app, ENTRY.id, {**params, "sector_probabilities": probabilities}, seats)
 
 
-def start(app: Any, table: MaskenballTable) -> MaskenballScreen:
+def start(app: App, table: MaskenballTable) -> MaskenballScreen:
     """The game screen of a new or resumed game."""
     return MaskenballScreen(app, table)
 
@@ -79,7 +79,7 @@ class MaskenballScreen(GameScreen):
 
     table: MaskenballTable
 
-    def __init__(self, app: Any, table: MaskenballTable) -> None:
+    def __init__(self, app: App, table: MaskenballTable) -> None:
         super().__init__(app, table)
         self.service = SpinnerService.of(app, SECTORS)
         self.cursor = 0

@@ -26,7 +26,7 @@ from spielleiter.spinner_service import (
 )
 from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
-from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.widgets import Item
 
 MODE_NAMES = {AUTO: "automatisch", SENSOR: "Sensor", ELECTRONIC: "elektronisch"}
@@ -77,7 +77,7 @@ def _polar(cx: int, cy: int, r: float, deg: float) -> tuple[int, int]:
     return round(cx + r * math.sin(a)), round(cy - r * math.cos(a))
 
 
-def settings_items(app: Any) -> list[Item]:
+def settings_items(app: App) -> list[Item]:
     """The spinner's lines in the settings menu."""
     service = SpinnerService.of(app, SECTORS)
 

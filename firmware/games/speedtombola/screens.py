@@ -18,10 +18,10 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
-from spielleiter.ui.screen import Screen, SoftKey
+from spielleiter.ui.screen import App, Screen, SoftKey
 
 
-def start(app: Any, table: SpeedtombolaTable) -> TableScreen:
+def start(app: App, table: SpeedtombolaTable) -> TableScreen:
     """The first screen of a new or resumed Speedtombola match."""
     return TableScreen(app, table)
 
@@ -83,7 +83,7 @@ class TableScreen(GameScreen):
 
     table: SpeedtombolaTable
 
-    def __init__(self, app: Any, table: SpeedtombolaTable) -> None:
+    def __init__(self, app: App, table: SpeedtombolaTable) -> None:
         super().__init__(app, table)
         humans = table.humans()
         self.you = humans[0] if humans else 0
