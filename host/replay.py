@@ -1,80 +1,50 @@
-"""`spielleiter-host replay RECORD.json`: a recorded Speedtombola match as text.
+"""`spielleiter-host replay RECORD.json`: a recorded game as text.
 
-Each finished round prints as its Tafel: every Festgast's Garnituren with the counting
-lot in brackets, the calculation, and the lots that were out of the drum. An unfinished
-record ends with the position so far.
+A game that declares a replay in its catalog entry prints its own text (Speedtombola:
+each round's Tafel and the Endstand); any other game prints its actions one by one,
+in the rules' own names.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from spielleiter.games.base import ranks
-from spielleiter.games.speedtombola.rules import RoundResult, SpeedtombolaState, garnituren
+from spielleiter.games import catalog
+from spielleiter.games.base import CHANCE
 from spielleiter.records import Record, RecordError
 
 
-def garnitur_text(run: Sequence[int]) -> str:
-    """A Garnitur with the lot that counts in brackets: "[25] 26 27"."""
-    return " ".join([f"[{run[0]}]", *(str(x) for x in run[1:])])
-
-
-def calculation(lots: Sequence[int], groschen: int) -> str:
-    """The Rechenweg of one seat: "4 + [10] 11 ... − 5 Groschen = 28"."""
-    counted = [run[0] for run in garnituren(lots)]
-    total = sum(counted) - groschen
-    terms = " + ".join(str(x) for x in counted) or "0"
-    return f"{terms} − {groschen} Groschen = {total}"
-
-
-def tafel_lines(result: RoundResult, names: Sequence[str], number: int) -> list[str]:
-    """The Tafel of one finished round."""
-    lines = [f"Runde {number}"]
-    width = max(len(n) for n in names)
-    for seat, name in enumerate(names):
-        runs = "  ".join(garnitur_text(r) for r in garnituren(result.lots[seat])) or "-"
-        lines.append(f"  {name:<{width}}  {runs}")
-        lines.append(f"  {'':<{width}}  {calculation(result.lots[seat], result.groschen[seat])}")
-    lines.append(f"  Raus waren: {' '.join(str(x) for x in result.removed)}")
-    return lines
-
-
-def position_lines(state: SpeedtombolaState, names: Sequence[str]) -> list[str]:
-    """Where an unfinished match stands."""
-    lines = [f"Runde {state.round_index + 1} läuft, {state.drum_count} Lose in der Trommel"]
-    if state.lot is not None:
-        who = names[state.current_player()]
-        lines.append(f"  Gewinn {state.lot} mit {state.pot} Groschen, {who} ist dran")
-    width = max(len(n) for n in names)
-    for seat, name in enumerate(names):
-        runs = "  ".join(garnitur_text(r) for r in garnituren(state.lots[seat])) or "-"
-        lines.append(f"  {name:<{width}}  {state.groschen[seat]:>2} Groschen  {runs}")
-    return lines
-
-
 def replay_text(record: Record) -> str:
-    """The whole record as text: each finished round's Tafel, then the end or the position."""
-    if record.game != "speedtombola":
-        raise RecordError(f"replay knows Speedtombola only, not {record.game!r}")
-    state = record.replay()
-    assert isinstance(state, SpeedtombolaState)
-    seats = record.seats
-    names = [seats[i].name if i < len(seats) else f"Platz {i + 1}" for i in range(len(state.lots))]
-    lines: list[str] = []
-    for number, result in enumerate(state.results, start=1):
-        lines += tafel_lines(result, names, number)
+    """The whole record as text (RecordError for a record that does not replay)."""
+    try:
+        entry = catalog.entry(record.game)
+    except catalog.UnknownGame as exc:
+        raise RecordError(str(exc)) from None
+    if entry.replay:
+        text: str = entry.load(entry.replay)(record)
+        return text
+    return action_lines(record)
+
+
+def action_lines(record: Record) -> str:
+    """Every action of the record with who made it, in the rules' words."""
+    game = record.make_game()
+    state = game.new_initial_state()
+    names = [s.name for s in record.seats]
+    lines = [f"{game.info.title}: {', '.join(names)}"]
+    for number, action in enumerate(record.actions, start=1):
+        player = state.current_player()
+        who = "Zufall" if player == CHANCE else names[player] if player < len(names) else "?"
+        try:
+            lines.append(f"{number:>4}. {who}: {game.action_to_string(player, action)}")
+            state.apply_action(action)
+        except ValueError as exc:
+            raise RecordError(f"record of {record.game}, action {number}: {exc}") from exc
     if state.is_terminal():
-        totals = state.match_points
-        lines.append("Endstand")
-        for name, points, place in sorted(
-            zip(names, totals, ranks(totals, lower_is_better=True), strict=True), key=lambda t: t[2]
-        ):
-            lines.append(f"  {place}. {name}  {points} Punkte")
-    else:
-        lines += position_lines(state, names)
+        results = zip(names, state.returns(), strict=False)
+        lines.append("Ende: " + ", ".join(f"{name} {value:g}" for name, value in results))
     return "\n".join(lines)
 
 
@@ -90,6 +60,6 @@ def _command(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `replay RECORD.json`."""
-    p = subparsers.add_parser("replay", help="print a recorded Speedtombola match as text")
+    p = subparsers.add_parser("replay", help="print a recorded game as text")
     p.add_argument("record", help="a record file (JSON)")
     p.set_defaults(func=_command)

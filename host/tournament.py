@@ -1,9 +1,12 @@
-"""`spielleiter-host tournament`: computer players against each other, offline.
+"""`spielleiter-host tournament GAME`: computer players against each other, offline.
 
-Each deal (the removed lots and the draw order of every round) is played once per seat
-rotation, so every entry of --seats meets the same luck from every chair; the games are
-rounded up to a multiple of the number of seats. Win share counts a tie for first as a
-split share.
+Any game whose catalog entry names an arena (one whole game between computers) can
+hold a tournament. Each deal (the chance a game meets: drums, dice, cards, seeded from
+the command's seed and the deal's index) is played once per seat rotation, so every
+entry of --seats meets the same luck from every chair; the games are rounded up to a
+multiple of the number of seats. Win share counts a tie for first as a split share.
+Results are combined in deal order, so the same seed gives the same numbers however
+many processes play.
 """
 
 from __future__ import annotations
@@ -12,80 +15,58 @@ import argparse
 import json
 import math
 import multiprocessing
-import random
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from spielleiter.games.speedtombola import bots
-from spielleiter.games.speedtombola.rules import ALL_LOTS, SpeedtombolaGame
+from spielleiter.games import catalog
 
 
 @dataclass(frozen=True)
 class Setup:
-    """What every match of a tournament shares."""
+    """What every game of a tournament shares."""
 
+    game: str
     seats: tuple[str, ...]
-    rounds: int = 1
-    removed: int = 9
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """House rules of the game (e.g. Speedtombola's rounds and removed lots)."""
     seed: int = 7
 
 
-def deal_orders(setup: Setup, deal: int) -> list[list[int]]:
-    """Each round's lots in drum order (the first `removed` fly out) for one deal."""
-    rng = random.Random(f"speedtombola-deal-{setup.seed}-{deal}")
-    return [rng.sample(ALL_LOTS, len(ALL_LOTS)) for _ in range(setup.rounds)]
+def with_arena() -> list[catalog.GameEntry]:
+    """The games that can hold a tournament."""
+    return [e for e in catalog.entries() if e.arena]
 
 
-def play_match(
-    setup: Setup, levels: Sequence[str], orders: list[list[int]], bot_seed: int
-) -> list[int]:
-    """Match points of each seat, `levels[s]` playing seat s on the given drums."""
-    params = {"players": len(levels), "rounds": setup.rounds, "removed": setup.removed}
-    game = SpeedtombolaGame(params)
-    state = game.new_initial_state()
-    decision = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            order = orders[state.round_index]
-            state.apply_action(next(lot for lot in order if lot in state.drum))
-            continue
-        seat = state.current_player()
-        decision += 1
-        rng = random.Random(bot_seed * 1_000_003 + decision)
-        move = bots.choose(state.view(seat), level=levels[seat], rng=rng)
-        state.apply_action(move)
-    return state.match_points
-
-
-def win_shares(points: Sequence[int]) -> list[float]:
+def win_shares(places: Sequence[int]) -> list[float]:
     """1 for the sole winner, split equally among tied winners, else 0."""
-    best = min(points)
-    winners = sum(1 for p in points if p == best)
-    return [1.0 / winners if p == best else 0.0 for p in points]
+    winners = sum(1 for p in places if p == 1)
+    return [1.0 / winners if p == 1 else 0.0 for p in places]
 
 
-def play_deal(args: tuple[Setup, int]) -> list[tuple[list[float], list[int]]]:
+def play_deal(args: tuple[Setup, int]) -> list[tuple[list[float], list[float]]]:
     """Every seat rotation of one deal: per game, each entry's win share and points."""
     setup, deal = args
-    orders = deal_orders(setup, deal)
+    play = catalog.entry(setup.game).load(catalog.entry(setup.game).arena)
     k = len(setup.seats)
     games = []
     for rotation in range(k):
         levels = [setup.seats[(s - rotation) % k] for s in range(k)]
-        points = play_match(setup, levels, orders, setup.seed * 7919 + deal * k + rotation)
-        shares = win_shares(points)
+        bot_seed = setup.seed * 7919 + deal * k + rotation
+        places, points = play(levels, (setup.seed, deal), bot_seed, setup.params)
+        shares = win_shares(places)
         entry_seat = [(i + rotation) % k for i in range(k)]
         games.append(([shares[s] for s in entry_seat], [points[s] for s in entry_seat]))
     return games
 
 
-def run(setup: Setup, games: int, jobs: int = 1, progress: bool = True) -> dict:
+def run(setup: Setup, games: int, jobs: int = 1, progress: bool = True) -> dict[str, Any]:
     """Play the tournament; the --json result."""
     k = len(setup.seats)
     deals = max(1, math.ceil(games / k))
     tasks = [(setup, d) for d in range(deals)]
-    results: list[tuple[list[float], list[int]]] = []
+    results: list[tuple[list[float], list[float]]] = []
     for done, deal_games in enumerate(_map(tasks, jobs), start=1):
         results.extend(deal_games)
         if progress:
@@ -102,15 +83,17 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = True) -> dict:
                 "mean_points": _mean(points),
             }
         )
-    return {"game": "speedtombola", "games": len(results), "results": summary}
+    return {"game": setup.game, "games": len(results), "results": summary}
 
 
-def _map(tasks: list[tuple[Setup, int]], jobs: int) -> Iterator[list]:
+def _map(
+    tasks: list[tuple[Setup, int]], jobs: int
+) -> Iterator[list[tuple[list[float], list[float]]]]:
     if jobs <= 1:
         yield from map(play_deal, tasks)
         return
     with multiprocessing.Pool(jobs) as pool:
-        yield from pool.imap_unordered(play_deal, tasks)
+        yield from pool.imap(play_deal, tasks)
 
 
 def _progress(done: int, total: int) -> None:
@@ -133,13 +116,38 @@ def _se(xs: Sequence[float]) -> float:
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
 
 
+def _house_rules(args: argparse.Namespace, entry: catalog.GameEntry) -> dict[str, Any] | str:
+    """The game's house rules from the options (its defaults for the rest), or a problem."""
+    params: dict[str, Any] = {}
+    for rule in _rules():
+        value = getattr(args, rule.param, None)
+        ours = next((r for r in entry.house_rules if r.param == rule.param), None)
+        if value is None:
+            continue
+        if ours is None:
+            return f"--{rule.param} is not a house rule of {entry.id}"
+        if value not in ours.options:
+            choices = ", ".join(map(str, ours.options))
+            return f"--{rule.param}: one of {choices} for {entry.id}"
+        params[rule.param] = value
+    return params
+
+
 def _command(args: argparse.Namespace) -> int:
+    entry = catalog.entry(args.game)
     seats = tuple(s.strip() for s in args.seats.split(","))
-    unknown = [s for s in seats if s not in bots.LEVELS]
-    if unknown or not 3 <= len(seats) <= 7:
-        print(f"--seats: 3 to 7 of {', '.join(bots.LEVELS)}", file=sys.stderr)
+    unknown = [s for s in seats if s not in entry.levels]
+    if unknown or not entry.min_seats <= len(seats) <= entry.max_seats:
+        print(
+            f"--seats: {entry.min_seats} to {entry.max_seats} of {', '.join(entry.levels)}",
+            file=sys.stderr,
+        )
         return 2
-    setup = Setup(seats=seats, rounds=args.rounds, removed=args.removed, seed=args.seed)
+    params = _house_rules(args, entry)
+    if isinstance(params, str):
+        print(params, file=sys.stderr)
+        return 2
+    setup = Setup(game=entry.id, seats=seats, params=params, seed=args.seed)
     result = run(setup, args.games, jobs=args.jobs, progress=not args.no_progress)
     if args.json:
         print(json.dumps(result))
@@ -153,15 +161,29 @@ def _command(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def _rules() -> list[catalog.HouseRule]:
+    """Every house rule of the games with an arena, once per parameter name."""
+    found: dict[str, catalog.HouseRule] = {}
+    for entry in with_arena():
+        for rule in entry.house_rules:
+            found.setdefault(rule.param, rule)
+    return list(found.values())
+
+
+def register(subparsers: Any) -> None:
     """Add `tournament GAME --seats ...`."""
     p = subparsers.add_parser("tournament", help="computer players against each other, offline")
-    p.add_argument("game", choices=["speedtombola"])
+    p.add_argument("game", choices=[e.id for e in with_arena()])
     p.add_argument("--seats", required=True, help="levels in seat order, e.g. stark,normal,normal")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--rounds", type=int, default=1, choices=[1, 3, 5])
-    p.add_argument("--removed", type=int, default=9, choices=[6, 9, 12])
+    for rule in _rules():
+        games = ", ".join(e.id for e in with_arena() if rule in e.house_rules)
+        p.add_argument(
+            f"--{rule.param}",
+            type=type(rule.options[0]),
+            help=f"{rule.label} ({games}; default: the game's)",
+        )
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -6,17 +6,20 @@ import json
 import random
 
 import pytest
+from spielleiter.games import catalog
 from spielleiter.games.base import Seat, sample_chance
 from spielleiter.games.speedtombola.bots import choose
+from spielleiter.games.speedtombola.replay import calculation, garnitur_text
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.records import Record
 from spielleiter_host import cli
-from spielleiter_host.replay import calculation, garnitur_text, replay_text
+from spielleiter_host.replay import replay_text
 from spielleiter_host.tournament import Setup, run, win_shares
 
 
 def test_a_short_match_of_normal_against_two_leicht():
-    result = run(Setup(seats=("normal", "leicht", "leicht"), seed=1), games=60, progress=False)
+    setup = Setup("speedtombola", ("normal", "leicht", "leicht"), seed=1)
+    result = run(setup, games=60, progress=False)
     assert result["games"] == 60
     shares = [r["win_share"] for r in result["results"]]
     assert sum(shares) == pytest.approx(1.0)
@@ -25,12 +28,24 @@ def test_a_short_match_of_normal_against_two_leicht():
 
 
 def test_games_are_rounded_up_to_a_multiple_of_the_seats():
-    result = run(Setup(seats=("normal", "normal", "leicht"), seed=2), games=2, progress=False)
+    setup = Setup("speedtombola", ("normal", "normal", "leicht"), seed=2)
+    result = run(setup, games=2, progress=False)
     assert result["games"] == 3
 
 
 def test_a_tie_for_first_splits_the_win():
-    assert win_shares([30, 30, 50]) == [0.5, 0.5, 0.0]
+    assert win_shares([1, 1, 3]) == [0.5, 0.5, 0.0]
+
+
+def test_the_same_seed_gives_the_same_result_with_one_or_two_processes():
+    setup = Setup("speedtombola", ("normal", "leicht", "leicht"), {"removed": 6}, seed=4)
+    assert run(setup, 12, jobs=1, progress=False) == run(setup, 12, jobs=2, progress=False)
+
+
+def test_a_house_rule_of_the_game_is_checked(capsys):
+    argv = ["tournament", "speedtombola", "--seats", "normal,leicht,leicht", "--removed", "7"]
+    assert cli.main(argv) == 2
+    assert "--removed: one of 9, 6, 12 for speedtombola" in capsys.readouterr().err
 
 
 def test_the_tournament_command_prints_json_in_seats_order(capsys):
@@ -93,8 +108,23 @@ def test_replay_of_an_unfinished_record_shows_the_position():
     assert "Runde 1\n" in text and "Runde 2 läuft" in text and "Groschen" in text
 
 
-def test_replay_refuses_another_game(tmp_path, capsys):
+def test_replay_refuses_a_game_the_catalog_does_not_know(tmp_path, capsys):
     path = tmp_path / "x.json"
-    path.write_text(Record("bungee", {}, [], []).dumps(), encoding="utf-8")
+    path.write_text(Record("nochnichtda", {}, [], []).dumps(), encoding="utf-8")
     assert cli.main(["replay", str(path)]) == 1
-    assert "Speedtombola" in capsys.readouterr().err
+    assert "unknown game 'nochnichtda'" in capsys.readouterr().err
+
+
+def test_replay_of_a_game_without_its_own_text_lists_the_actions(tmp_path, capsys):
+    game = catalog.make("besenbingo", {"players": 1})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        action = sample_chance(state, rng) if state.is_chance_node() else state.legal_actions()[0]
+        state.apply_action(action)
+    path = tmp_path / "b.json"
+    record = Record("besenbingo", game.params, [Seat("Anna")], state.history())
+    path.write_text(record.dumps(), encoding="utf-8")
+    assert cli.main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Besenbingo: Anna") and "Zufall: Turm" in out and "Ende: Anna" in out

@@ -135,6 +135,12 @@ class GameEntry:
     of its own (or completes its parameters) before the record starts."""
     settings_items: str = ""
     """Optional "module:function" `(app) -> list[Item]`: entries of the settings menu."""
+    arena: str = ""
+    """Optional "module:function" `play(levels, deal, bot_seed, params) -> (places, points)`:
+    one whole game between computers, for the host's tournaments (deal = (seed, index)
+    fixes the chance every seat rotation meets)."""
+    replay: str = ""
+    """Optional "module:function" `(record) -> str`: a record as text for the host's replay."""
     advice: str = ""
     """What advice the box offers a human (Rat, tips); "" for none. The table's `advice()`."""
     secret: str = ""

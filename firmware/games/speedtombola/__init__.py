@@ -12,6 +12,8 @@ ENTRY = GameEntry(
     table="table:SpeedtombolaTable",
     screens="screens:start",
     levels=LEVELS,
+    arena="arena:play",
+    replay="replay:replay_text",
     house_rules=(
         HouseRule("removed", "Lose raus", (9, 6, 12), "removed"),
         HouseRule("rounds", "Runden", ROUND_CHOICES, "rounds"),
