@@ -9,10 +9,12 @@ they are uploaded (`spielleiter-host boards put besenbingo FILE`).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from spielleiter.games.besenbingo.templates import (
     validate_template,
 )
 
+from . import runner
 from .device import EXIT_INVALID
 from .output import print_json, table
 
@@ -55,25 +58,47 @@ def load_template_files(paths: Sequence[Path]) -> list[Template]:
     return result
 
 
-def template_scores(templates: Sequence[Template], games: int, seed: int = 0) -> list[dict]:
-    """Per template: exact expected score, simulated mean and its standard error, spread."""
-    exact = [Solver.of(t).expected_score() for t in templates]
-    mean = statistics.mean(exact)
-    rows = []
-    for i, (template, value) in enumerate(zip(templates, exact, strict=True)):
-        row: dict[str, Any] = {
-            "template": template.name,
-            "expected": round(value, 3),
-            "vs_mean_percent": round(100 * (value / mean - 1), 2),
-        }
-        if games > 0:
-            scores = simulate(template, games, seed + i)
-            row["simulated"] = round(float(scores.mean()), 3)
-            row["standard_error"] = (
-                round(float(scores.std(ddof=1) / len(scores) ** 0.5), 3) if games > 1 else None
-            )
-        rows.append(row)
-    return rows
+def score_template(templates: Sequence[Template], games: int, seed: int, i: int) -> dict:
+    """One template's exact expected score, and its simulated mean with the standard error."""
+    template = templates[i]
+    row: dict[str, Any] = {
+        "template": template.name,
+        "expected": round(Solver.of(template).expected_score(), 3),
+    }
+    if games > 0:
+        scores = simulate(template, games, seed + i)
+        row["simulated"] = round(float(scores.mean()), 3)
+        row["standard_error"] = (
+            round(float(scores.std(ddof=1) / len(scores) ** 0.5), 3) if games > 1 else None
+        )
+    return row
+
+
+def template_scores(
+    templates: Sequence[Template], games: int, seed: int = 0, options: Any = None
+) -> list[dict]:
+    """Per template: exact expected score, simulated mean and its standard error, spread.
+
+    Each template is one item of a run (runner.Options: processes, a cluster, a results
+    file); the spread is measured against the mean of the exact scores."""
+    fingerprint = hashlib.sha256(
+        json.dumps([t.to_json() for t in templates], sort_keys=True).encode()
+    ).hexdigest()[:16]
+    plan = runner.Plan(
+        "templates score",
+        {"templates": fingerprint, "games": games, "seed": seed},
+        len(templates),
+        partial(score_template, tuple(templates), games, seed),
+        games_per_item=max(1, games),
+    )
+    rows = runner.execute(plan, options or runner.Options())
+    mean = statistics.mean(r["expected"] for r in rows)
+    ordered = []
+    for row in rows:
+        spread = {"vs_mean_percent": round(100 * (row["expected"] / mean - 1), 2)}
+        keys = list(row)
+        ordered.append({k: row[k] for k in keys[:2]} | spread | {k: row[k] for k in keys[2:]})
+    return ordered
 
 
 def register(subparsers: Any) -> None:
@@ -85,6 +110,7 @@ def register(subparsers: Any) -> None:
     score.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
                        help="score these template files instead of the shipped nine")
     score.add_argument("--json", action="store_true", help="print JSON")
+    runner.add_arguments(score)
     score.set_defaults(func=templates_score)
     check = sub.add_parser("check", help="validate template files")
     check.add_argument("file", type=Path, nargs="+")
@@ -103,7 +129,15 @@ def templates_score(args: argparse.Namespace) -> int:
     templates = _templates(args.template)
     if templates is None:
         return EXIT_INVALID
-    rows = template_scores(templates, max(0, args.games), args.seed)
+    try:
+        options = runner.options_from(args, args.json)
+        rows = template_scores(templates, max(0, args.games), args.seed, options)
+    except runner.Stopped as exc:
+        print(f"templates score: {exc}", file=sys.stderr)
+        return 130
+    except runner.RunError as exc:
+        print(f"templates score: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     spread = max(abs(r["vs_mean_percent"]) for r in rows)
     if args.json:
         print_json({"templates": rows, "largest_deviation_percent": spread})

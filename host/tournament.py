@@ -5,8 +5,9 @@ hold a tournament. Each deal (the chance a game meets: drums, dice, cards, seede
 the command's seed and the deal's index) is played once per seat rotation, so every
 entry of --seats meets the same luck from every chair; the games are rounded up to a
 multiple of the number of seats. Win share counts a tie for first as a split share.
-Results are combined in deal order, so the same seed gives the same numbers however
-many processes play.
+Results are combined in deal order, so the same seed gives the same numbers on one
+process, several (--jobs) or a Dask cluster (--cluster); --results FILE keeps finished
+deals so a stopped run goes on (see host/runner.py).
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from spielleiter.games import catalog
+
+from . import runner
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,10 @@ def win_shares(places: Sequence[int]) -> list[float]:
     return [1.0 / winners if p == 1 else 0.0 for p in places]
 
 
-def play_deal(args: tuple[Setup, int]) -> list[tuple[list[float], list[float]]]:
+def play_deal(setup: Setup, deal: int) -> list[tuple[list[float], list[float]]]:
     """Every seat rotation of one deal: per game, each entry's win share and points."""
-    setup, deal = args
-    play = catalog.entry(setup.game).load(catalog.entry(setup.game).arena)
+    entry = catalog.entry(setup.game)
+    play = entry.load(entry.arena)
     k = len(setup.seats)
     games = []
     for rotation in range(k):
@@ -61,16 +64,23 @@ def play_deal(args: tuple[Setup, int]) -> list[tuple[list[float], list[float]]]:
     return games
 
 
-def run(setup: Setup, games: int, jobs: int = 1, progress: bool = True) -> dict[str, Any]:
-    """Play the tournament; the --json result."""
+def plan(setup: Setup, games: int) -> runner.Plan:
+    """The deals of a tournament of at least `games` games, as a run."""
     k = len(setup.seats)
     deals = max(1, math.ceil(games / k))
-    tasks = [(setup, d) for d in range(deals)]
-    results: list[tuple[list[float], list[float]]] = []
-    for done, deal_games in enumerate(_map(tasks, jobs), start=1):
-        results.extend(deal_games)
-        if progress:
-            _progress(done, deals)
+    params = {"game": setup.game, "seats": list(setup.seats), "params": dict(setup.params),
+              "seed": setup.seed, "deals": deals}  # fmt: skip
+    return runner.Plan(
+        f"tournament {setup.game}", params, deals, partial(play_deal, setup), games_per_item=k
+    )
+
+
+def run(
+    setup: Setup, games: int, jobs: int = 1, progress: bool = False, **where: Any
+) -> dict[str, Any]:
+    """Play the tournament; the --json result (`where`: runner.Options fields)."""
+    options = runner.Options(jobs=jobs, progress=progress, **where)
+    results = [g for deal in runner.execute(plan(setup, games), options) for g in deal]
     summary = []
     for i, level in enumerate(setup.seats):
         shares = [g[0][i] for g in results]
@@ -84,25 +94,6 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = True) -> dict[
             }
         )
     return {"game": setup.game, "games": len(results), "results": summary}
-
-
-def _map(
-    tasks: list[tuple[Setup, int]], jobs: int
-) -> Iterator[list[tuple[list[float], list[float]]]]:
-    if jobs <= 1:
-        yield from map(play_deal, tasks)
-        return
-    with multiprocessing.Pool(jobs) as pool:
-        yield from pool.imap(play_deal, tasks)
-
-
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    bar = "#" * filled + "." * (width - filled)
-    print(f"\r[{bar}] {done}/{total} deals", end="", file=sys.stderr)
-    if done == total:
-        print(file=sys.stderr)
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -147,8 +138,25 @@ def _command(args: argparse.Namespace) -> int:
     if isinstance(params, str):
         print(params, file=sys.stderr)
         return 2
+    if args.games < 1:
+        print("--games: at least 1", file=sys.stderr)
+        return 2
     setup = Setup(game=entry.id, seats=seats, params=params, seed=args.seed)
-    result = run(setup, args.games, jobs=args.jobs, progress=not args.no_progress)
+    try:
+        options = runner.options_from(args, args.json)
+        result = run(setup, args.games, **vars(options))
+    except runner.Stopped as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 130
+    except runner.RunError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 2
+    if result["games"] != args.games:
+        print(
+            f"tournament: {result['games']} games: every deal is played from each of the"
+            f" {len(seats)} seats, so --games is rounded up to a multiple of {len(seats)}",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(result))
         return 0
@@ -184,7 +192,7 @@ def register(subparsers: Any) -> None:
             type=type(rule.options[0]),
             help=f"{rule.label} ({games}; default: the game's)",
         )
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    runner.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=_command)
