@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from helpers import lit, load_frame, same_pixels
 from luma.core.device import dummy
 from PIL import Image
@@ -16,8 +17,17 @@ from spielleiter.hal.display import (
     LumaDisplay,
     TerminalDisplay,
     frames_equal,
-    to_blocks,
 )
+from spielleiter.hal.terminal_panel import (
+    BRAILLE,
+    HALF_BLOCKS,
+    QUADRANTS,
+    RENDERINGS,
+    Rendering,
+    cells,
+    choose,
+)
+from spielleiter.hal.terminal_panel import render as render_text
 from spielleiter.ui.canvas import SOFTKEY_TOP, Canvas
 from spielleiter.ui.screen import Screen, SoftKey, render
 from spielleiter.ui.widgets import Item, ListMenu
@@ -107,12 +117,73 @@ def test_the_soft_key_line_labels_the_keys_in_use() -> None:
 
 
 def test_half_blocks_show_two_pixel_rows_per_text_row() -> None:
-    rows = to_blocks(Image.new("1", (WIDTH, HEIGHT), 1))
+    rows = cells(Image.new("1", (WIDTH, HEIGHT), 1), HALF_BLOCKS)
     assert len(rows) == HEIGHT // 2
     assert all(row == "\u2588" * WIDTH for row in rows)
     half = Image.new("1", (WIDTH, HEIGHT), 0)
     half.paste(1, (0, 0, WIDTH, 1))
-    assert to_blocks(half)[0] == "\u2580" * WIDTH
+    assert cells(half, HALF_BLOCKS)[0] == "\u2580" * WIDTH
+
+
+def pixels_back(rows: list[str], rendering: Rendering) -> Image.Image:
+    """Decode a text rendering into pixels again (to check that no pixel is lost)."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    quadrants = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+    braille = ((0, 0, 1), (0, 1, 2), (0, 2, 4), (1, 0, 8), (1, 1, 16), (1, 2, 32),
+               (0, 3, 64), (1, 3, 128))  # fmt: skip
+    for cy, row in enumerate(rows):
+        for cx, ch in enumerate(row):
+            x, y = cx * rendering.cell_w, cy * rendering.cell_h
+            if rendering is HALF_BLOCKS:
+                dots = [(0, 0)] * (ch in "▀█") + [(0, 1)] * (ch in "▄█")
+            elif rendering is QUADRANTS:
+                code = quadrants.index(ch)
+                corners = ((1, (0, 0)), (2, (1, 0)), (4, (0, 1)), (8, (1, 1)))
+                dots = [d for bit, d in corners if code & bit]
+            else:
+                code = ord(ch) - 0x2800
+                dots = [(dx, dy) for dx, dy, bit in braille if code & bit]
+            for dx, dy in dots:
+                image.putpixel((x + dx, y + dy), 1)
+    return image
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS, ids=lambda r: r.name)
+def test_every_rendering_keeps_every_pixel(rendering: Rendering) -> None:
+    frame = a_frame("Nein danke 31").convert("1")
+    assert same_pixels(pixels_back(cells(frame, rendering), rendering), frame)
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [((130, 40), HALF_BLOCKS), ((80, 36), QUADRANTS), ((80, 24), BRAILLE), ((66, 20), BRAILLE),
+     ((60, 24), None), ((80, 19), None), ((20, 5), None)],
+)  # fmt: skip
+def test_the_finest_rendering_that_fits_the_terminal(
+    size: tuple[int, int], expected: Rendering | None
+) -> None:
+    assert choose(size) is expected
+    lines = render_text(a_frame("x"), size, ["Nein", "Nehmen", "Rat", "Info"])
+    assert len(lines) <= size[1] and max(len(line) for line in lines) <= size[0]
+    if expected is None:
+        assert len(lines) == 1 and "zu klein" in lines[0]
+
+
+def test_an_80_by_24_terminal_shows_the_whole_panel_and_a_resize_redraws_cleanly() -> None:
+    out = io.StringIO()
+    size = [(80, 24)]
+    display = TerminalDisplay(out, labels=lambda: ["Nein", "", "", "Info"], size=lambda: size[0])
+    display.show(a_frame("x"))
+    first = out.getvalue()
+    assert first.startswith("\x1b[2J") and first.count("|") == 2 * (HEIGHT // 4)
+    assert "[1] Nein" in first
+    display.show(a_frame("y"))
+    assert out.getvalue()[len(first):].startswith("\x1b[H")  # same size: no clearing
+    size[0] = (140, 40)
+    mark = len(out.getvalue())
+    display.redraw()
+    again = out.getvalue()[mark:]
+    assert again.startswith("\x1b[2J") and again.count("|") == 2 * (HEIGHT // 2)
 
 
 def test_the_terminal_shows_the_panel_and_the_key_labels() -> None:

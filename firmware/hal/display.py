@@ -7,12 +7,17 @@ frame to all of them, and never resends a frame identical to the last one.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from PIL import Image, ImageChops
+
+from .terminal_panel import HALF_BLOCKS, render
 
 WIDTH = 128
 HEIGHT = 64
@@ -78,42 +83,53 @@ def open_window(scale: int = 4) -> LumaDisplay:
     )
 
 
-def to_blocks(frame: Image.Image) -> list[str]:
-    """The frame as text rows of Unicode half blocks (two pixel rows per text row)."""
-    img = frame.convert("1")
-    w, h = img.size
-    px = img.load()
-    assert px is not None
-    chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
-    rows = []
-    for y in range(0, h, 2):
-        rows.append(
-            "".join(
-                chars[(1 if px[x, y] else 0, 1 if y + 1 < h and px[x, y + 1] else 0)]
-                for x in range(w)
-            )
-        )
-    return rows
-
-
 class TerminalDisplay:
-    """The emulated panel drawn in a terminal, the soft-key labels under it."""
+    """The emulated panel drawn in a terminal, the soft-key labels under it.
 
-    def __init__(self, out: TextIO = sys.stdout, labels: Callable[[], list[str]] | None = None):
+    It takes the finest rendering that fits the terminal (half blocks, quadrants,
+    braille; see terminal_panel) and draws anew, cleanly, when the terminal is resized.
+    """
+
+    def __init__(
+        self,
+        out: TextIO = sys.stdout,
+        labels: Callable[[], list[str]] | None = None,
+        size: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
         self.out = out
         self.labels = labels
-        self._first = True
+        self.size = size or self._terminal_size
+        self._shown: tuple[int, int] | None = None
+        self._last: Image.Image | None = None
+        self._watch_resize()
+
+    def _terminal_size(self) -> tuple[int, int]:
+        try:
+            columns, lines = os.get_terminal_size(self.out.fileno())
+        except (AttributeError, OSError, ValueError):
+            return (HALF_BLOCKS.columns, HALF_BLOCKS.rows)  # not a terminal: the finest
+        return (columns, lines)
+
+    def _watch_resize(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if not hasattr(signal, "SIGWINCH") or not getattr(self.out, "isatty", lambda: False)():
+            return
+        signal.signal(signal.SIGWINCH, lambda *_: self.redraw())
+
+    def redraw(self) -> None:
+        """Draw the last frame again (after a resize)."""
+        if self._last is not None:
+            self.show(self._last)
 
     def show(self, frame: Image.Image) -> None:
-        rows = to_blocks(frame)
-        border = "+" + "-" * WIDTH + "+"
-        lines = [border] + [f"|{r}|" for r in rows] + [border]
-        if self.labels is not None:
-            cells = [f"[{i + 1}] {label}"[:31].ljust(32) for i, label in enumerate(self.labels())]
-            lines.append(" " + "".join(cells))
-        lines.append(" Tasten: 1-4, lang: Shift+1-4, Esc: Menü, Strg-C: Ende")
-        prefix = "\x1b[2J\x1b[H" if self._first else "\x1b[H"
-        self._first = False
+        self._last = frame
+        size = self.size()
+        labels = self.labels() if self.labels is not None else None
+        lines = render(frame, size, labels)
+        # a new size starts from a clean screen: no wrapped debris of the old drawing
+        prefix = "\x1b[2J\x1b[H" if size != self._shown else "\x1b[H"
+        self._shown = size
         self.out.write(prefix + "\n".join(lines) + "\n")
         self.out.flush()
 
