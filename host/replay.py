@@ -15,6 +15,9 @@ from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE
 from spielleiter.records import Record, RecordError
 
+from .device import EXIT_INVALID, EXIT_USAGE, UsageError, read_json
+from .output import print_json
+
 
 def replay_text(record: Record) -> str:
     """The whole record as text (RecordError for a record that does not replay)."""
@@ -49,17 +52,33 @@ def action_lines(record: Record) -> str:
 
 
 def _command(args: argparse.Namespace) -> int:
+    path = Path(args.record)
     try:
-        record = Record.loads(Path(args.record).read_text(encoding="utf-8"))
-        print(replay_text(record))
-    except (OSError, RecordError) as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 1
+        record = Record.from_json(read_json(path))
+        text = replay_text(record)
+    except UsageError as exc:
+        return _fail(exc.message, EXIT_USAGE, args.json)
+    except RecordError as exc:
+        return _fail(f"{path} is not a record this tool can replay: {exc}", EXIT_INVALID, args.json)
+    if args.json:
+        print_json({"game": record.game, "seats": [s.name for s in record.seats], "text": text})
+    else:
+        print(text)
     return 0
+
+
+def _fail(message: str, code: int, as_json: bool) -> int:
+    """One line on stderr (or a JSON error object on stdout under --json)."""
+    if as_json:
+        print_json({"error": message, "exit_code": code})
+    else:
+        print(f"spielleiter-host replay: {message}", file=sys.stderr)
+    return code
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `replay RECORD.json`."""
     p = subparsers.add_parser("replay", help="print a recorded game as text")
-    p.add_argument("record", help="a record file (JSON)")
+    p.add_argument("record", help="a record file (JSON, as `records get` saves it)")
+    p.add_argument("--json", action="store_true", help="the text inside a JSON object")
     p.set_defaults(func=_command)

@@ -111,7 +111,7 @@ def test_replay_of_an_unfinished_record_shows_the_position():
 def test_replay_refuses_a_game_the_catalog_does_not_know(tmp_path, capsys):
     path = tmp_path / "x.json"
     path.write_text(Record("nochnichtda", {}, [], []).dumps(), encoding="utf-8")
-    assert cli.main(["replay", str(path)]) == 1
+    assert cli.main(["replay", str(path)]) == 7
     assert "unknown game 'nochnichtda'" in capsys.readouterr().err
 
 
@@ -128,3 +128,25 @@ def test_replay_of_a_game_without_its_own_text_lists_the_actions(tmp_path, capsy
     assert cli.main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Besenbingo: Anna") and "Zufall: Turm" in out and "Ende: Anna" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message", "code"),
+    [
+        (None, "cannot read", 2),
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8 text", 2),
+        (b"# Hallo", "is not JSON", 2),
+        (b'{"format": 1, "game": "speedtombola", "params": {}, "seats": [], "actions": [99]}',
+         "not a record this tool can replay", 7),
+    ],
+)  # fmt: skip
+def test_replay_answers_a_bad_file_in_one_line(tmp_path, capsys, content, message, code):
+    path = tmp_path / "record.json"
+    if content is not None:
+        path.write_bytes(content)
+    assert cli.main(["replay", str(path)]) == code
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and message in err
+    assert cli.main(["replay", str(path), "--json"]) == code
+    answer = json.loads(capsys.readouterr().out)
+    assert message in answer["error"] and answer["exit_code"] == code
