@@ -6,6 +6,9 @@ default lives here. Changes are validated as a whole and applied all or nothing.
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -71,18 +74,44 @@ def _calibration(v: Any) -> str | None:
     from .hal.spinner import Calibration
 
     try:
-        Calibration.from_json(v)
+        cal = Calibration.from_json(v)
     except (ValueError, TypeError) as exc:
         return f"invalid calibration: {exc}"
+    if cal.sectors != Calibration().sectors:
+        return f"invalid calibration: the spinner has {Calibration().sectors} sectors"
     return None
+
+
+_SERIAL_NAMES = re.compile(
+    r"/dev/(tty[A-Za-z0-9]{1,16}|serial[01]|serial/by-id/[A-Za-z0-9._:+@-]{1,120})"
+)
+"""Serial device paths taken without looking: the gadget port, UARTs, USB adapters."""
+
+
+def serial_port_problem(v: Any) -> str | None:
+    """Why `v` is not a serial device path (None when it is one).
+
+    Only /dev/tty*, /dev/serial0 and 1, /dev/serial/by-id/*, or another path under /dev
+    that is a character device now; never a pyserial URL (spy://, socket://, loop://)
+    and never a file.
+    """
+    want = "must be a serial device such as /dev/ttyGS0, /dev/serial0 or /dev/serial/by-id/..."
+    if not isinstance(v, str) or not v.strip() or len(v) > 200:
+        return want
+    if "://" in v or not v.startswith("/dev/") or ".." in v.split("/") or "\x00" in v:
+        return f"{v[:60]!r} is not a serial device path: {want}"
+    if _SERIAL_NAMES.fullmatch(v) and ".." not in v:
+        return None
+    try:
+        if stat.S_ISCHR(os.stat(v).st_mode):
+            return None
+    except (OSError, ValueError):
+        pass
+    return f"{v[:60]!r} is not a serial device: {want}"
 
 
 def _port(v: Any) -> str | None:
-    if not isinstance(v, str) or not v.strip():
-        return "must be a serial device such as /dev/ttyGS0 or /dev/serial0"
-    if not (v.startswith("/dev/") or "://" in v):
-        return f"{v!r} is not a device path (/dev/...) or a pyserial URL"
-    return None
+    return serial_port_problem(v)
 
 
 SETTINGS: dict[str, Setting] = {
@@ -91,7 +120,9 @@ SETTINGS: dict[str, Setting] = {
     "clock.enabled": Setting(False, _bool, "a time limit per decision (Uhr)"),
     "clock.seconds": Setting(10, _int_range(3, 120), "seconds per decision with the clock on"),
     "clock.tafel_seconds": Setting(8, _int_range(2, 60), "the Tafel advances after this, clock on"),
-    "admin.pin": Setting("", _pin, "PIN for resetting the Bestenliste and deleting records"),
+    "admin.pin": Setting(
+        "", _pin, "admin PIN (4-8 digits) for every link call that changes data; empty: link open"
+    ),
     "serial.port": Setting("/dev/ttyGS0", _port, "serial port of the laptop link"),
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
@@ -107,7 +138,7 @@ def _game_settings() -> dict[str, Setting]:
     return {
         entry.setting(option.name): Setting(option.default, option.problem, option.help)
         for entry in catalog.entries()
-        for option in entry.options
+        for option in entry.settings()
     }
 
 

@@ -197,6 +197,22 @@ class GameEntry:
         module, validate, defaults = self.boards.split(":")
         return self.load(f"{module}:{validate}"), self.load(f"{module}:{defaults}")
 
+    def settings(self) -> tuple[Option, ...]:
+        """Every setting of the game: its options, and one per remembered house rule (its
+        default the game's own parameter default, its values the rule's options)."""
+        defaults = self.game.default_params()
+        derived = tuple(
+            Option(
+                rule.setting,
+                defaults.get(rule.param, rule.options[0]),
+                f'the last choice of "{rule.label}" in the setup',
+                choices=rule.options,
+            )
+            for rule in self.house_rules
+            if rule.setting and all(o.name != rule.setting for o in self.options)
+        )
+        return self.options + derived
+
     def setting(self, name: str) -> str:
         """The settings key of one of the game's options."""
         return f"{self.id}.{name}"

@@ -19,8 +19,6 @@ ENTRY = GameEntry(
     ),
     options=(
         Option("tips", False, "show tips (which beetle, win chance)"),
-        Option("mode", "digital", "who plays the magnets", choices=MODES),
-        Option("players", 2, "players taking turns at the spinner", bounds=(1, 8)),
     ),
     setup="screens:setup",
     settings_items="spinner_setup:settings_items",

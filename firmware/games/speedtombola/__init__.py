@@ -15,12 +15,10 @@ ENTRY = GameEntry(
     arena="arena:play",
     replay="replay:replay_text",
     house_rules=(
-        HouseRule("removed", "Lose raus", (9, 6, 12), "removed"),
+        HouseRule("removed", "Lose raus", REMOVED_CHOICES, "removed"),
         HouseRule("rounds", "Runden", ROUND_CHOICES, "rounds"),
     ),
     options=(
-        Option("removed", 9, "lots removed unseen per round", choices=REMOVED_CHOICES),
-        Option("rounds", 1, "rounds per match", choices=ROUND_CHOICES),
         Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
     ),
     advice="Rat (one human against computers): Stark's choice, points and win chances",

@@ -32,7 +32,8 @@ from spielleiter.games.base import (
 LOWEST_LOT = 3
 HIGHEST_LOT = 35
 ALL_LOTS: tuple[int, ...] = tuple(range(LOWEST_LOT, HIGHEST_LOT + 1))
-REMOVED_CHOICES = (6, 9, 12)
+REMOVED_CHOICES = (9, 6, 12)
+"""Lots removed unseen per round: the default first, then the menu's order."""
 ROUND_CHOICES = (1, 3, 5)
 PLACE_BONUS = {1: 30, 2: 15, 3: 5}
 BESTENLISTE_BASE = 50
