@@ -26,7 +26,8 @@ def timed(games: int, **where: object) -> tuple[float, dict]:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    print(f"speedtombola tournament {','.join(SEATS)}, {games} games, load {os.getloadavg()[0]:.2f}")
+    load = os.getloadavg()[0]
+    print(f"speedtombola tournament {','.join(SEATS)}, {games} games, load {load:.2f}")
     one, first = timed(games)
     print(f"1 process            {games / one:6.1f} games/s   ({one:.1f} s)")
     two, second = timed(games, jobs=2)

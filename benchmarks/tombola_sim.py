@@ -13,7 +13,7 @@ import tracemalloc
 
 import numpy as np
 from spielleiter.games.base import sample_chance
-from spielleiter.games.speedtombola.bots import OPPONENT, advice, choose
+from spielleiter.games.speedtombola.bots import NORMAL, advice, choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.games.speedtombola.sim import deal, fresh_batch, scalar_round, simulate
 
@@ -35,7 +35,7 @@ def simulator_rate() -> float:
     _, draws, noise = rounds(SIM_PLAYOUTS, 1)
     start = fresh_batch(SIM_PLAYOUTS, PLAYERS, 11, 0)
     t = time.perf_counter()
-    simulate(start, draws, [OPPONENT] * PLAYERS, noise, draws.shape[1] - 1)
+    simulate(start, draws, [NORMAL] * PLAYERS, noise, draws.shape[1] - 1)
     return SIM_PLAYOUTS / (time.perf_counter() - t)
 
 
@@ -44,7 +44,7 @@ def scalar_rate() -> float:
     game = SpeedtombolaGame({"players": PLAYERS, "removed": REMOVED})
     t = time.perf_counter()
     for row in range(SCALAR_PLAYOUTS):
-        scalar_round(game, removed[row], draws[row], [OPPONENT] * PLAYERS, noise[row])
+        scalar_round(game, removed[row], draws[row], [NORMAL] * PLAYERS, noise[row])
     return SCALAR_PLAYOUTS / (time.perf_counter() - t)
 
 
@@ -80,7 +80,7 @@ def peak_memory_mb() -> float:
     _, draws, noise = rounds(SIM_PLAYOUTS, 4)
     start = fresh_batch(SIM_PLAYOUTS, PLAYERS, 11, 0)
     tracemalloc.start()
-    simulate(start, draws, [OPPONENT] * PLAYERS, noise, draws.shape[1] - 1)
+    simulate(start, draws, [NORMAL] * PLAYERS, noise, draws.shape[1] - 1)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak / 2**20

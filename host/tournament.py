@@ -126,11 +126,18 @@ def _house_rules(args: argparse.Namespace, entry: catalog.GameEntry) -> dict[str
 
 def _command(args: argparse.Namespace) -> int:
     entry = catalog.entry(args.game)
-    seats = tuple(s.strip() for s in args.seats.split(","))
-    unknown = [s for s in seats if s not in entry.levels]
-    if unknown or not entry.min_seats <= len(seats) <= entry.max_seats:
+    try:
+        seats = tuple(canonical_seat(entry, s) for s in args.seats.split(","))
+    except ValueError as exc:
+        print(f"--seats: {exc}", file=sys.stderr)
+        return 2
+    if not entry.min_seats <= len(seats) <= entry.max_seats:
+        print(f"--seats: {entry.min_seats} to {entry.max_seats} seats", file=sys.stderr)
+        return 2
+    if args.cluster and any(_is_outside(s) for s in seats):
         print(
-            f"--seats: {entry.min_seats} to {entry.max_seats} of {', '.join(entry.levels)}",
+            "--cluster: your own bots (PATH.py:FUNCTION) run only on this computer;"
+            " use --jobs N with them",
             file=sys.stderr,
         )
         return 2
@@ -151,6 +158,9 @@ def _command(args: argparse.Namespace) -> int:
     except runner.RunError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # an outside bot that answered wrong: its seat is named
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 1
     if result["games"] != args.games:
         print(
             f"tournament: {result['games']} games: every deal is played from each of the"
@@ -169,6 +179,25 @@ def _command(args: argparse.Namespace) -> int:
     return 0
 
 
+def canonical_seat(entry: catalog.GameEntry, name: str) -> str:
+    """A seat of --seats as the game's arena knows it (levels are case-insensitive);
+    ValueError names a seat it does not know."""
+    module = entry.arena.partition(":")[0]
+    try:
+        check = entry.load(f"{module}:seat")
+    except AttributeError:
+        key = name.strip().lower()
+        if key not in entry.levels:
+            raise ValueError(f"unknown seat {name!r}: one of {', '.join(entry.levels)}") from None
+        return key
+    return str(check(name))
+
+
+def _is_outside(seat: str) -> bool:
+    path, _, function = seat.rpartition(":")
+    return path.endswith(".py") and bool(function)
+
+
 def _rules() -> list[catalog.HouseRule]:
     """Every house rule of the games with an arena, once per parameter name."""
     found: dict[str, catalog.HouseRule] = {}
@@ -182,7 +211,12 @@ def register(subparsers: Any) -> None:
     """Add `tournament GAME --seats ...`."""
     p = subparsers.add_parser("tournament", help="computer players against each other, offline")
     p.add_argument("game", choices=[e.id for e in with_arena()])
-    p.add_argument("--seats", required=True, help="levels in seat order, e.g. stark,normal,normal")
+    p.add_argument(
+        "--seats",
+        required=True,
+        help="seats in order, e.g. stark,normal,normal: computer levels, the game's test"
+        " opponents, or your own bot as PATH.py:FUNCTION",
+    )
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=7)
     for rule in _rules():

@@ -10,12 +10,14 @@ from helpers import assert_golden, load_frame, run_box, same_pixels
 from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.games.base import Seat
 from spielleiter.games.speedtombola import bots
+from spielleiter.games.speedtombola.bots import Advice, OptionEstimate, shown_choice
 from spielleiter.games.speedtombola.rules import Move, bestenliste_points
 from spielleiter.games.speedtombola.screens import (
     InfoScreen,
     RatScreen,
     TableScreen,
     TafelScreen,
+    rat_reason,
     short_name,
 )
 from spielleiter.hal.display import FrameSink
@@ -130,6 +132,43 @@ def test_rat_shows_both_options_with_standard_errors(tmp_path: Path) -> None:
     for option in summary["options"].values():
         assert option["points_se"] > 0
         assert 0.0 <= option["round_win"] <= 1.0
+
+
+def test_golden_rat_details_on_its_second_page(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, SOLO_SETUP + "K3\nK3\n")  # Rat, Mehr
+    assert_golden(load_frame(frames[-1]), "speedtombola_rat_details")
+
+
+def estimate(move: Move, points: float, win: float) -> OptionEstimate:
+    return OptionEstimate(move, points, 0.5, win, win)
+
+
+def test_rat_never_advises_against_the_numbers_it_shows() -> None:
+    """The case of the audit: Nehmen 71.8 points, Nein danke 74.0, both 30 %: Nehmen."""
+    nehmen, nein = estimate(Move.NEHMEN, 71.8, 0.301), estimate(Move.NEIN_DANKE, 74.0, 0.304)
+    assert shown_choice(nehmen, nein) == Move.NEHMEN
+    advice = Advice(Move.NEHMEN, nehmen, nein, 2000)
+    assert rat_reason(advice, False) == "Im Schnitt 2,2 Punkte weniger; Siegchance beide 30%."
+    rng = random.Random(3)
+    for _ in range(2000):
+        a = estimate(Move.NEHMEN, rng.uniform(20, 80), rng.random())
+        b = estimate(Move.NEIN_DANKE, rng.uniform(20, 80), rng.random())
+        best, other = (a, b) if shown_choice(a, b) == Move.NEHMEN else (b, a)
+        shown = round(100 * best.match_win), round(100 * other.match_win)
+        assert shown[0] >= shown[1]
+        if shown[0] == shown[1]:
+            assert round(best.points, 1) <= round(other.points, 1)
+
+
+def test_rat_says_why_in_plain_german() -> None:
+    nehmen, nein = estimate(Move.NEHMEN, 40.0, 0.34), estimate(Move.NEIN_DANKE, 42.0, 0.30)
+    advice = Advice(Move.NEHMEN, nehmen, nein, 2000)
+    assert rat_reason(advice, False) == "Siegchance 34% statt 30% und im Schnitt 2 Punkte weniger."
+    nehmen = estimate(Move.NEHMEN, 44.5, 0.34)
+    advice = Advice(Move.NEHMEN, nehmen, nein, 2000)
+    expected = "Partie-Sieg 34% statt 30%, auch wenn im Schnitt 2,5 Punkte mehr."
+    assert rat_reason(advice, True) == expected
+    assert rat_reason(Advice(Move.NEHMEN, nehmen, None, 2000), False).startswith("Kein Groschen")
 
 
 def test_emulator_letters_press_the_soft_keys(tmp_path: Path) -> None:

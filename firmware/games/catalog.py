@@ -8,7 +8,7 @@ them here; nothing else in the program is keyed by a game's name.
 
 Adding a game is a new package under ``games/`` plus one line in :data:`PACKAGES`.
 
-    >>> [e.id for e in entries()]
+    >>> [e.id for e in entries()][:3]
     ['speedtombola', 'besenbingo', 'maskenball']
     >>> entry("speedtombola").title
     'Speedtombola'
@@ -32,6 +32,7 @@ PACKAGES: tuple[str, ...] = (
     "speedtombola",
     "besenbingo",
     "maskenball",
+    "bungee",
 )
 """The games in menu order: one line per game package under ``spielleiter.games``."""
 

@@ -5,7 +5,10 @@ Leicht takes by feel once enough groschen lie on the lot (a random threshold per
 decision). Normal weighs what the lot costs its Garnituren against the groschen and
 keeps a small reserve. Stark samples many drums consistent with its view (each unseen
 lot is removed or still in the drum, uniformly), plays each to the end of the round for
-all seats with the closed-threshold rollout policies of `tombola_sim`, and compares
+all seats with closed-threshold rollout policies (`sim`): each opponent's drawn, row by
+row, from Stark's belief about how that opponent plays (`belief`, rebuilt from the
+match's history in the view: broad at first, sharper with every take and pass), its
+own STARK_SELF. It compares
 Nehmen with "Nein danke" on the same drums (common random numbers). It decides by the
 chance to win the match (the points of finished rounds counted, a tie as a split share),
 and by expected round points where the chances are equal. Its own rollout policy lets a
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from spielleiter.games.speedtombola import belief
 from spielleiter.games.speedtombola.rules import Move, lot_cost
-from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate
+from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate, stack_weights
 
 LEVELS = ("leicht", "normal", "stark")
 
@@ -30,8 +34,6 @@ LEICHT = Policy(cost=0.0, lot=0.35, noise=4.0)
 NORMAL = Policy(cost=0.2, lot=0.15, reserve=3, slope=1)
 """Takes once the pot reaches a fifth of the lot's cost plus 15 % of its number; hurries a
 groschen per groschen below its reserve of 3."""
-OPPONENT = Policy(cost=0.2, lot=0.15, noise=3.0, reserve=3, slope=1)
-"""How Stark expects the others to play: Normal with an unknown temper."""
 STARK_SELF = Policy(cost=0.2, lot=0.15, noise=1.0, milk=3.0, reserve=3, slope=1)
 """How Stark expects to play on: like Normal, but its connecting lots go round once more."""
 
@@ -153,7 +155,8 @@ def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tup
     order = np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]
     draws = unseen[order]
     noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
-    policies = [STARK_SELF if s == seat else OPPONENT for s in range(n)]
+    choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
+    policies = stack_weights(choices, (*belief.FAMILY, STARK_SELF))
     holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
     stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
 
@@ -194,5 +197,17 @@ def advice(view: dict[str, Any], *, rng: random.Random, playouts: int = STARK_PL
     if groschen == 0:
         return Advice(Move.NEHMEN, nehmen, None, len(take))
     nein = _estimate(Move.NEIN_DANKE, passing, seat, match)
-    recommended = _better(nehmen.match_win - nein.match_win, nein.points - nehmen.points)
-    return Advice(recommended, nehmen, nein, len(take))
+    return Advice(shown_choice(nehmen, nein), nehmen, nein, len(take))
+
+
+def shown_choice(nehmen: OptionEstimate, nein: OptionEstimate) -> Move:
+    """Rat's advice from the numbers as the screen shows them: the higher win chance in
+    whole per cent; on equal shown chances, fewer points to one decimal; else Nehmen's
+    chance unrounded. So the advice never contradicts what is on the panel."""
+    win = round(100 * nehmen.match_win) - round(100 * nein.match_win)
+    if win:
+        return Move.NEHMEN if win > 0 else Move.NEIN_DANKE
+    points = round(nein.points, 1) - round(nehmen.points, 1)
+    if abs(points) > 1e-9:
+        return Move.NEHMEN if points > 0 else Move.NEIN_DANKE
+    return _better(nehmen.match_win - nein.match_win, 0.0)

@@ -99,6 +99,29 @@ def bestenliste_points(round_points_list: Sequence[int], place: int) -> int:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """One decision of the match, as every seat saw it: who decided at which lot and pot,
+    and the move; with what the lot cost that seat, its groschen and the drum then."""
+
+    round: int
+    seat: int
+    lot: int
+    pot: int
+    move: int
+    cost: int
+    """What the lot cost that seat's Garnituren (lot_cost) when it decided."""
+    groschen: int
+    drum: int
+    """Lots still in the drum (the open lot and the removed ones not counted)."""
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "round": self.round, "seat": self.seat, "lot": self.lot, "pot": self.pot,
+            "move": self.move, "cost": self.cost, "groschen": self.groschen, "drum": self.drum,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
 class RoundResult:
     """One finished round as the Tafel shows it."""
 
@@ -208,6 +231,8 @@ class SpeedtombolaState(State):
         super().__init__(game)
         self.round_index = 0
         self.results: list[RoundResult] = []
+        self.decisions: list[Decision] = []
+        """Every seat decision of the match so far (public: every seat saw it)."""
         self._start_round()
 
     def _start_round(self) -> None:
@@ -288,6 +313,11 @@ class SpeedtombolaState(State):
             else:
                 self.lot = action
             return
+        seat, lot = self.seat, self.lot
+        self.decisions.append(
+            Decision(self.round_index, seat, lot, self.pot, action,
+                     lot_cost(self.lots[seat], lot), self.groschen[seat], self.drum_count)
+        )  # fmt: skip
         if action == Move.NEIN_DANKE:
             self.groschen[self.seat] -= 1
             self.pot += 1
@@ -319,7 +349,10 @@ class SpeedtombolaState(State):
         return [-float(p) for p in self.match_points]
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What every seat sees; the removed lots of the running round stay hidden."""
+        """What every seat sees; the removed lots of the running round stay hidden.
+
+        `history` lists every decision of the match so far (Decision.to_json), so a
+        computer can learn how the others play without keeping anything itself."""
         seen = {lot for held in self.lots for lot in held}
         if self.lot is not None:
             seen.add(self.lot)
@@ -340,6 +373,7 @@ class SpeedtombolaState(State):
             "unseen": [] if terminal else [x for x in ALL_LOTS if x not in seen],
             "match_points": self.match_points,
             "results": [r.to_json() for r in self.results],
+            "history": [d.to_json() for d in self.decisions],
         }
 
     def secret_actions(self) -> list[int]:
@@ -353,6 +387,7 @@ class SpeedtombolaState(State):
         other.results = list(self.results)
         other.removed_lots = list(self.removed_lots)
         other.removed_at = list(self.removed_at)
+        other.decisions = list(self.decisions)
         other.drum = set(self.drum)
         other.groschen = list(self.groschen)
         other.lots = [list(x) for x in self.lots]

@@ -246,6 +246,8 @@ class RatScreen(Screen):
         self.screen = screen
         self.table = screen.table
         self.advice: Any = None
+        self.details = False
+        """The second page: the numbers behind the advice."""
         self.asked = False
         self.at = screen.table.session.committed
         """The position Rat is about (a move by the clock makes the advice stale)."""
@@ -266,7 +268,7 @@ class RatScreen(Screen):
         return [
             SoftKey("Nein", "n") if ready and self.advice.nein_danke else None,
             SoftKey("Nehmen", "g ") if ready else None,
-            None,
+            SoftKey("Kurz" if self.details else "Mehr", "m") if ready else None,
             SoftKey("Zurück", "\x08r"),
         ]
 
@@ -275,6 +277,8 @@ class RatScreen(Screen):
             return
         if event.key == Key.K4:
             self.app.pop()
+        elif event.key == Key.K3 and self.advice is not None:
+            self.details = not self.details
         elif event.key in (Key.K1, Key.K2) and self.advice is not None:
             move = Move.NEIN_DANKE if event.key == Key.K1 else Move.NEHMEN
             self.app.pop()
@@ -288,9 +292,12 @@ class RatScreen(Screen):
             canvas.text((2, y + 8), "Stark rechnet ...", TEXT)
             return
         best = "Nehmen" if a.recommended == Move.NEHMEN else "Nein danke"
-        canvas.text((2, y), f"Stark: {best}", TEXT)
+        canvas.text((2, y), f"Rat: {best}", TEXT)
         y += 11
         match = self.table.rounds > 1
+        if not self.details:
+            canvas.wrap((2, y), rat_reason(a, match), SMALL, 124)
+            return
         canvas.text((2, y), "Pkt ±SE    Runde" + (" Partie" if match else ""), TINY)
         y += 7
         for label, est in (("Nehmen", a.nehmen), ("Nein dk", a.nein_danke)):
@@ -323,6 +330,31 @@ class RatScreen(Screen):
                 for m, e in a.options.items()
             },
         }
+
+
+def rat_reason(advice: Any, match: bool) -> str:
+    """Why Rat advises what it does, in plain German, from the numbers the details show."""
+    if advice.nein_danke is None:
+        return "Kein Groschen mehr: du musst nehmen."
+    best = advice.options[advice.recommended]
+    other = advice.options[Move.NEIN_DANKE if advice.recommended == Move.NEHMEN else Move.NEHMEN]
+    mine, theirs = round(100 * best.match_win), round(100 * other.match_win)
+    fewer = round(other.points, 1) - round(best.points, 1)
+    value = round(abs(fewer), 1)
+    whole = value >= 3 or value == int(value)
+    amount = f"{value:.0f}" if whole else f"{value:.1f}".replace(".", ",")
+    points = f"im Schnitt {amount} Punkte"
+    chance = "Partie-Sieg" if match else "Siegchance"
+    if mine != theirs:
+        text = f"{chance} {mine}% statt {theirs}%"
+        if fewer >= 0.05:
+            return f"{text} und {points} weniger."
+        if fewer <= -0.05:
+            return f"{text}, auch wenn {points} mehr."
+        return f"{text}."
+    if abs(fewer) >= 0.05:
+        return f"Im Schnitt {amount} Punkte weniger; {chance} beide {mine}%."
+    return f"Beides etwa gleich gut ({chance} {mine}%)."
 
 
 class InfoScreen(Screen):

@@ -100,27 +100,43 @@ class Batch:
         return lot_points(self.holdings) - self.groschen
 
 
+Weights = dict[str, np.ndarray]
+"""Per-row policies: for each Policy field a (B, n) array (row, seat)."""
+
+
+def policy_weights(policies: Sequence[Policy]) -> Weights:
+    """The fields of one policy per seat, as (n,) arrays (the same for every row)."""
+    return {
+        name: np.array([getattr(p, name) for p in policies], dtype=np.float64)
+        for name in Policy.__dataclass_fields__
+    }
+
+
+def stack_weights(choices: np.ndarray, family: Sequence[Policy]) -> Weights:
+    """Per-row policies from indices into `family`: choices (B, n) -> (B, n) per field."""
+    table = policy_weights(family)
+    return {name: values[choices] for name, values in table.items()}
+
+
 def advance(
     batch: Batch,
     lots: np.ndarray,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy] | Weights,
     noise: np.ndarray,
     drum: int,
 ) -> Batch:
     """Play the lots of each row in order (one numpy step per lot) and return the batch.
 
     lots: (B, L) lots in draw order; noise: (B, L, n) in [-1, 1); drum: lots left in the
-    drum once the first of them lies open. Rows are independent; none is changed in place.
+    drum once the first of them lies open; policies: one per seat, or Weights giving each
+    row its own. Rows are independent; none is changed in place.
     """
     holdings = batch.holdings.copy()
     groschen = batch.groschen.copy()
     seat = batch.seat.astype(np.int64)
     pot = batch.pot.astype(np.int64)
     rows, n = holdings.shape
-    w = {
-        name: np.array([getattr(p, name) for p in policies], dtype=np.float64)
-        for name in Policy.__dataclass_fields__
-    }
+    w = policies if isinstance(policies, dict) else policy_weights(policies)
     reserve = w["reserve"].astype(np.int64)
     slope = w["slope"].astype(np.int64)
     seats = np.arange(n, dtype=np.int64)
@@ -160,7 +176,7 @@ def advance(
 def simulate(
     batch: Batch,
     lots: np.ndarray,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy] | Weights,
     noise: np.ndarray,
     drum: int,
     chunk: int = DEFAULT_CHUNK,
@@ -170,7 +186,10 @@ def simulate(
     for start in range(0, lots.shape[0], chunk):
         part = slice(start, start + chunk)
         sub = Batch(batch.holdings[part], batch.groschen[part], batch.seat[part], batch.pot[part])
-        parts.append(advance(sub, lots[part], policies, noise[part], drum))
+        chunk_policies: Sequence[Policy] | Weights = policies
+        if isinstance(policies, dict):
+            chunk_policies = {k: v[part] if v.ndim == 2 else v for k, v in policies.items()}
+        parts.append(advance(sub, lots[part], chunk_policies, noise[part], drum))
     return Batch(
         np.concatenate([p.holdings for p in parts]),
         np.concatenate([p.groschen for p in parts]),

@@ -1,0 +1,107 @@
+"""What Stark believes about how each opponent plays, rebuilt from the match's history.
+
+The family: closed-threshold policies (sim.Policy) that take once the pot reaches
+
+    cost_w x (what the lot costs that seat) + lot_w x (the lot's number) + bias + noise
+
+lowered by a groschen per groschen below a reserve of 3, with cost_w in {0, 0.2, 0.5,
+1}, lot_w in {0, 0.15, 0.35} and bias in {-3, 0, 3}: 36 policies, from the greedy
+(takes nearly anything at once) through Normal (0.2, 0.15, 0) to the patient (takes
+only once the pot covers the cost, 1, 0, 0) and the hoarder (1, 0, 3). The noise is
+uniform in [-1.5, 1.5) per decision.
+
+The prior is uniform over the family: with no evidence the belief is broad. Every take
+and pass an opponent made this match (view["history"]) is evidence: under a policy the
+chance of taking is that of its noisy threshold lying at or below the pot (plus the
+reserve allowance), a closed form; a forced take (no groschen) says nothing. A tremble
+of 5 % keeps a move no policy of the family would make from ruling all of them out.
+The posterior is prior x the product of these chances, normalised. Stark's rollouts
+draw each opponent's policy from its posterior, row by row.
+
+Worked example (tests/test_speedtombola_belief.py, docs/speedtombola.md): an opponent
+passed a lot 30 costing it 30 with 5 groschen on it, then took a lot 12 costing it 12
+with 4 groschen on it. A patient policy (cost 1) takes a 12 only at a pot of about 11,
+so the twelve patient policies fall from 1/3 of the belief to 0.034 together; the four
+likeliest now (0.148, 0.148, 0.124, 0.124) all take a 12 at a pot of 4 to 6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+from spielleiter.games.speedtombola.rules import Move
+from spielleiter.games.speedtombola.sim import Policy
+
+NOISE = 1.5
+TREMBLE = 0.05
+FAMILY: tuple[Policy, ...] = tuple(
+    Policy(cost=c, lot=lot, bias=b, noise=NOISE, reserve=3, slope=1)
+    for c, lot, b in product((0.0, 0.2, 0.5, 1.0), (0.0, 0.15, 0.35), (-3.0, 0.0, 3.0))
+)
+
+
+def take_chance(policies: Sequence[Policy], decisions: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """(K, D): the chance that each policy takes at each decision (1 when it must)."""
+    cost = np.array([d["cost"] for d in decisions], dtype=np.float64)
+    lot = np.array([d["lot"] for d in decisions], dtype=np.float64)
+    drum = np.array([d["drum"] for d in decisions], dtype=np.float64)
+    pot = np.array([d["pot"] for d in decisions], dtype=np.float64)
+    groschen = np.array([d["groschen"] for d in decisions], dtype=np.float64)
+    chances = []
+    for p in policies:
+        base = p.cost * cost + p.lot * lot + p.drum * drum + p.bias + p.milk * (cost <= 0)
+        allowance = pot + p.slope * np.maximum(0.0, p.reserve - groschen)
+        if p.noise > 0:
+            chance = np.clip(((allowance - base) / p.noise + 1.0) / 2.0, 0.0, 1.0)
+        else:
+            chance = (np.ceil(base) <= allowance).astype(np.float64)
+        chances.append(np.where(groschen == 0, 1.0, chance))
+    return np.array(chances).reshape(len(policies), len(decisions))
+
+
+def posterior(
+    history: Sequence[Mapping[str, Any]],
+    seat: int,
+    family: Sequence[Policy] = FAMILY,
+    prior: np.ndarray | None = None,
+) -> np.ndarray:
+    """(K,) the belief over `family` for one seat, from its decisions in `history`."""
+    mine = [d for d in history if d["seat"] == seat and d["groschen"] > 0]
+    weights = np.full(len(family), 1.0 / len(family)) if prior is None else np.asarray(prior)
+    if not mine:
+        return weights / weights.sum()
+    took = np.array([d["move"] == Move.NEHMEN for d in mine])
+    chance = take_chance(family, mine)
+    likely = np.where(took, chance, 1.0 - chance) * (1.0 - TREMBLE) + TREMBLE / 2.0
+    log = np.log(weights) + np.log(likely).sum(axis=1)
+    log -= log.max()
+    belief = np.exp(log)
+    return belief / belief.sum()
+
+
+def beliefs(view: Mapping[str, Any]) -> dict[int, np.ndarray]:
+    """Each opponent's posterior, from the view's history."""
+    history = view.get("history") or []
+    me = int(view["seat"])
+    return {s: posterior(history, s) for s in range(int(view["players"])) if s != me}
+
+
+def rollout_choices(
+    view: Mapping[str, Any], rng: np.random.Generator, rows: int, own: int
+) -> np.ndarray:
+    """(rows, n) policy indices: each opponent's drawn from its belief; `own` for the seat
+    to move (an index into the family extended by the mover's own policy)."""
+    n = int(view["players"])
+    choices = np.full((rows, n), own, dtype=np.int64)
+    for seat, belief in beliefs(view).items():
+        choices[:, seat] = rng.choice(len(belief), size=rows, p=belief)
+    return choices
+
+
+def summary(belief: np.ndarray, top: int = 3) -> list[tuple[Policy, float]]:
+    """The most likely policies with their weights (for docs and tests)."""
+    order = np.argsort(belief)[::-1][:top]
+    return [(FAMILY[i], float(belief[i])) for i in order]
