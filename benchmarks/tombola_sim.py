@@ -1,26 +1,42 @@
-"""Speedtombola simulator benchmark: playouts/s (numpy vs rule engine), Stark's decision
-time and the simulator's peak extra memory. Goals: >= 10x the engine, <= 100 ms, <= 50 MB.
+"""Speedtombola simulator benchmark: playouts/s of today's simulator beside the baseline
+(the simulator before the speed-up, benchmarks/tombola_sim_baseline.py) in the same
+process on the same drums, scoring included, at 20,000 rows and at Stark's batch size;
+the rule engine's rate; Stark's decision time; the simulator's peak extra memory.
+Goals: >= 2.5x the baseline at 20,000 rows, >= 2x at Stark's batch, <= 50 ms a Stark
+decision at 4 players, <= 50 MB.
 
 Run: .venv/bin/python benchmarks/tombola_sim.py
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
 import tracemalloc
 
 import numpy as np
+import tombola_sim_baseline as baseline
 from spielleiter.games.base import sample_chance
 from spielleiter.games.speedtombola.bots import NORMAL, advice, choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
-from spielleiter.games.speedtombola.sim import deal, fresh_batch, scalar_round, simulate
+from spielleiter.games.speedtombola.sim import (
+    Batch,
+    advance,
+    deal,
+    fresh_batch,
+    lot_points,
+    scalar_round,
+    simulate,
+)
 
 PLAYERS = 4
 REMOVED = 9
 SIM_PLAYOUTS = 20_000
 SCALAR_PLAYOUTS = 300
+STARK_BATCH = 500
+"""Stark's first look: 500 drums per option."""
 POSITIONS = 50
 
 
@@ -31,12 +47,24 @@ def rounds(rows: int, seed: int):
     return removed, draws, noise
 
 
-def simulator_rate() -> float:
-    _, draws, noise = rounds(SIM_PLAYOUTS, 1)
-    start = fresh_batch(SIM_PLAYOUTS, PLAYERS, 11, 0)
-    t = time.perf_counter()
-    simulate(start, draws, [NORMAL] * PLAYERS, noise, draws.shape[1] - 1)
-    return SIM_PLAYOUTS / (time.perf_counter() - t)
+def rates(rows: int, repeats: int) -> tuple[float, float, bool]:
+    """Playouts/s of (baseline, today) on the same drums, scoring included; same results?"""
+    _, draws, noise = rounds(rows, 1)
+    start = fresh_batch(rows, PLAYERS, 11, 0)
+    drum = draws.shape[1] - 1
+    best = {"baseline": float("inf"), "today": float("inf")}
+    points = {}
+    for _ in range(repeats):
+        for name, step, score in (
+            ("baseline", baseline.advance, baseline.lot_points),
+            ("today", advance, lot_points),
+        ):
+            t = time.perf_counter()
+            end: Batch = step(start, draws, [NORMAL] * PLAYERS, noise, drum)
+            points[name] = score(end.holdings) - end.groschen
+            best[name] = min(best[name], time.perf_counter() - t)
+    same = bool((points["baseline"] == points["today"]).all())
+    return rows / best["baseline"], rows / best["today"], same
 
 
 def scalar_rate() -> float:
@@ -87,9 +115,16 @@ def peak_memory_mb() -> float:
 
 
 def main() -> None:
-    sim, scalar = simulator_rate(), scalar_rate()
-    print(f"players {PLAYERS}, removed {REMOVED}, one round per playout")
-    print(f"simulator       {sim:12,.0f} playouts/s")
+    load = os.getloadavg()[0]
+    print(f"players {PLAYERS}, removed {REMOVED}, one round per playout, load {load:.2f}")
+    for rows, repeats in ((SIM_PLAYOUTS, 3), (STARK_BATCH, 20)):
+        old, new, same = rates(rows, repeats)
+        print(
+            f"simulator at {rows:>6,} rows: baseline {old:10,.0f}/s, today {new:10,.0f}/s"
+            f"  x{new / old:.2f}  (same results: {'yes' if same else 'NO'})"
+        )
+    sim = rates(SIM_PLAYOUTS, 1)[1]
+    scalar = scalar_rate()
     print(f"scalar engine   {scalar:12,.0f} playouts/s   (simulator {sim / scalar:.0f}x)")
     print(f"Stark decision  {stark_decision_ms():12.1f} ms median over {POSITIONS} positions")
     print(f"peak memory     {peak_memory_mb():12.1f} MB for {SIM_PLAYOUTS:,} playouts")

@@ -128,3 +128,46 @@ def test_rat_on_the_last_lot_counts_what_is_certain():
     view = position([[10], [20], [30]], lot=11, pot=2, drum=0)
     rat = advice(view, rng=Random(1), playouts=50)
     assert rat.nehmen.points == 10 - 13 and rat.nehmen.points_se == 0.0
+
+
+def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None:
+    """Stark plays Nehmen and "Nein danke" in one batch; each row as if played alone."""
+    import random
+
+    import numpy as np
+    from spielleiter.games.base import sample_chance
+    from spielleiter.games.speedtombola import belief, bots
+    from spielleiter.games.speedtombola.sim import Batch, bitmasks, simulate, stack_weights
+
+    def two_simulations(view: dict, rng: np.random.Generator, count: int) -> tuple:
+        seat, lot, pot, groschen, _ = bots._mover(view)
+        n, drum = int(view["players"]), int(view["drum"])
+        unseen = np.array(view["unseen"], dtype=np.int64)
+        draws = unseen[np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]]
+        noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
+        choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
+        policies = stack_weights(choices, (*belief.FAMILY, bots.STARK_SELF))
+        holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
+        stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
+        took = bots._took(holdings, stack, seat, lot, pot)
+        took = simulate(took, draws, policies, noise[:, 1:], drum - 1) if drum else took
+        stack[:, seat] -= 1
+        passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
+        still = np.concatenate([np.full((count, 1), lot), draws], axis=1)
+        return took.points, simulate(passed, still, policies, noise, drum).points
+
+    rng = random.Random(2)
+    state = SpeedtombolaGame({"players": 4}).new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        view = state.view(state.current_player())
+        if view["groschen"][view["seat"]] > 0:
+            one = bots._outcomes(view, np.random.default_rng(5), 64)
+            two = two_simulations(view, np.random.default_rng(5), 64)
+            assert all((a == b).all() for a, b in zip(one, two, strict=True))
+            checked += 1
+        state.apply_action(bots.choose(view, level="normal", rng=random.Random(0)))
+    assert checked > 50

@@ -25,7 +25,14 @@ from typing import Any
 import numpy as np
 from spielleiter.games.speedtombola import belief
 from spielleiter.games.speedtombola.rules import Move, lot_cost
-from spielleiter.games.speedtombola.sim import Batch, Policy, bitmasks, simulate, stack_weights
+from spielleiter.games.speedtombola.sim import (
+    Batch,
+    Policy,
+    advance,
+    bitmasks,
+    simulate,
+    stack_weights,
+)
 
 LEVELS = ("leicht", "normal", "stark")
 
@@ -159,20 +166,35 @@ def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tup
     policies = stack_weights(choices, (*belief.FAMILY, STARK_SELF))
     holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
     stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
+    took = _took(holdings, stack, seat, lot, pot)
+    if groschen == 0:
+        took = simulate(took, draws, policies, noise[:, 1:], drum - 1) if drum else took
+        return took.points, took.points
+    # "Nein danke" goes round the open lot first (one step); from then on both options
+    # play out in one simulation of twice the rows, on the same drums, noise and opponents.
+    stack[:, seat] -= 1
+    passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
+    passed = advance(passed, np.full((count, 1), lot), policies, noise[:, :1], drum)
+    if not drum:
+        return took.points, passed.points
+    pairs = zip(_fields(took), _fields(passed), strict=True)
+    both = Batch(*(np.concatenate([a, b]) for a, b in pairs))
+    doubled = {name: np.concatenate([w, w]) for name, w in policies.items()}
+    rest = np.concatenate([noise[:, 1:], noise[:, 1:]])
+    points = simulate(both, np.concatenate([draws, draws]), doubled, rest, drum - 1).points
+    return points[:count], points[count:]
 
+
+def _fields(batch: Batch) -> tuple[np.ndarray, ...]:
+    return batch.holdings, batch.groschen, batch.seat, batch.pot
+
+
+def _took(holdings: np.ndarray, stack: np.ndarray, seat: int, lot: int, pot: int) -> Batch:
+    """The rounds right after the seat to move takes the open lot: it decides first next."""
     took_h, took_g = holdings.copy(), stack.copy()
     took_h[:, seat] |= 1 << lot
     took_g[:, seat] += pot
-    took = Batch(took_h, took_g, np.full(count, seat), np.zeros(count, dtype=np.int64))
-    if drum:
-        took = simulate(took, draws, policies, noise[:, 1:], drum - 1)
-    if groschen == 0:
-        return took.points, took.points
-    stack[:, seat] -= 1
-    passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
-    still = np.concatenate([np.full((count, 1), lot), draws], axis=1)
-    passed = simulate(passed, still, policies, noise, drum)
-    return took.points, passed.points
+    return Batch(took_h, took_g, np.full(len(took_h), seat), np.zeros(len(took_h), dtype=np.int64))
 
 
 def _estimate(move: Move, points: np.ndarray, seat: int, match: np.ndarray) -> OptionEstimate:
