@@ -171,7 +171,7 @@ def advance(
         below = (holdings >> (col - 1)) & 1
         above = (holdings >> (col + 1)) & 1
         cost = col - col * below - (col + 1) * above
-        raw = w["cost"] * cost
+        raw: np.ndarray = w["cost"] * cost
         if used["lot"]:
             raw = raw + w["lot"] * col
         if used["drum"]:
