@@ -308,3 +308,24 @@ def test_an_error_in_a_screen_is_shown_and_the_game_stays_resumable(
     assert box.session is not None and box.session.record_id == session.record_id
     box.close()
     box.store.close()
+
+
+def test_golden_help_from_the_pause_menu(tmp_path: Path) -> None:
+    """Long K4 in a match: Hilfe shows the game's short rules and keys, page by page."""
+    frames = run_box(tmp_path, SPEEDTOMBOLA_SETUP + "K4-long\nK2\nK3\nK2\n")  # Pause, Hilfe, >
+    assert_golden(load_frame(frames[-1]), "help_page")
+    box = box_in_memory(tmp_path / "b")
+    from spielleiter.ui.menus import launch
+
+    seats = [Seat("Anna"), Seat("Ben"), Seat("Leicht 1", "computer", "leicht")]
+    launch(box, "speedtombola", {"players": 3}, seats)
+    box.settle()
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    assert box.top.summary()["items"][:2] == ["Weiter", "Hilfe"]
+    box.dispatch(KeyEvent(Key.K2))
+    box.dispatch(KeyEvent(Key.K3))
+    assert box.top.summary()["screen"] == "pages" and box.top.summary()["page"] == 1
+    box.dispatch(KeyEvent(Key.K4))
+    assert box.top.summary()["title"] == "Pause"
+    box.close()
+    box.store.close()

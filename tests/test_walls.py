@@ -39,3 +39,17 @@ def test_each_game_declares_its_facts_once() -> None:
     for entry in catalog.entries():
         assert entry.bestenliste and entry.leave and entry.secret, entry.id
         assert entry.min_seats == entry.game.info.min_players
+
+
+def test_every_help_page_fits_the_panel() -> None:
+    """The pause menu's Hilfe: each page of each game within the panel's text area."""
+    from spielleiter.ui.canvas import Canvas
+    from spielleiter.ui.fonts import SMALL
+    from spielleiter.ui.widgets import Pages
+
+    for entry in catalog.entries():
+        assert entry.help, f"{entry.id} has no help pages"
+        for page in entry.help:
+            canvas = Canvas()
+            bottom = canvas.wrap((2, canvas.title(entry.title)), page, SMALL, 124)
+            assert bottom <= Pages.BOTTOM + 1, f"{entry.id}: {page!r} runs past the soft keys"

@@ -33,6 +33,7 @@ PACKAGES: tuple[str, ...] = (
     "besenbingo",
     "maskenball",
     "bungee",
+    "engel_bengel",
 )
 """The games in menu order: one line per game package under ``spielleiter.games``."""
 
@@ -142,6 +143,8 @@ class GameEntry:
     fixes the chance every seat rotation meets)."""
     replay: str = ""
     """Optional "module:function" `(record) -> str`: a record as text for the host's replay."""
+    help: tuple[str, ...] = ()
+    """Pages of help on the box (German): the short rules and what each key does."""
     advice: str = ""
     """What advice the box offers a human (Rat, tips); "" for none. The table's `advice()`."""
     secret: str = ""

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from .screen import App, Screen
-from .widgets import Confirm, Item
+from .widgets import Confirm, Item, Pages
 
 
 class GameScreen(Screen):
@@ -35,6 +35,9 @@ class GameScreen(Screen):
     def pause_items(self) -> list[Item]:
         """Entries of the pause menu after "Weiter": the game's own, then the ways out."""
         items = self.game_items()
+        entry = self.table.entry
+        if entry.help:
+            items.append(Item("Hilfe", partial(self.app.push, Pages(entry.title, entry.help))))
         humans = self.table.humans()
         leavers = [s for s in humans if self.table.can_leave_seat(s)]
         if len(humans) > 1 and leavers:

@@ -83,6 +83,39 @@ class ListMenu(Screen):
         }
 
 
+class Pages(Screen):
+    """Pages of text (help, short rules): K1 and K2 turn the pages, K4 goes back."""
+
+    BOTTOM = 54
+    """The last pixel row a page may use (the soft-key line lies below)."""
+
+    def __init__(self, title: str, pages: Sequence[str]) -> None:
+        self.title = title
+        self.pages = list(pages) or [""]
+        self.page = 0
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [SoftKey("<", "h"), SoftKey(">", "l"), None, SoftKey("Zurück", "\x08")]
+
+    def draw(self, canvas: Canvas) -> None:
+        y = canvas.title(self.title, f"{self.page + 1}/{len(self.pages)}")
+        canvas.wrap((2, y), self.pages[self.page], SMALL, 124)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        if event.key == Key.K1:
+            self.page = (self.page - 1) % len(self.pages)
+        elif event.key == Key.K2:
+            self.page = (self.page + 1) % len(self.pages)
+        elif event.key == Key.K4:
+            self.app.pop()
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "pages", "title": self.title, "page": self.page + 1,
+                "text": self.pages[self.page]}  # fmt: skip
+
+
 class Confirm(Screen):
     """A yes/no question: K1 Ja, K4 Nein."""
 

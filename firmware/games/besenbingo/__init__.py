@@ -20,6 +20,16 @@ ENTRY = GameEntry(
     setup="screens:setup",
     options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
     boards="templates:validate_board:default_boards",
+    help=(
+        "Ein Turm wird aufgedeckt: streiche eine Hexe daneben und ein Feld einer Reihe, "
+        "zu dem sie passt.",
+        "Hexe, Copilot, Paar: die passende Reihe mit dem höchsten Wert. Kombi geht "
+        "immer. Jede Reihe von links.",
+        "Passt nichts, streichst du das nächste Minusfeld. Nach 7 Türmen ist Schluss, "
+        "der stille Turm kommt heraus.",
+        "Blatt: 1 Hexe, 2 Reihe, 3 Leiste/Feld, 4 Streichen. Sonst 4 Weiter. "
+        "4 lang: Pause.",
+    ),
     secret="the silent tower (stiller Turm) and the order of the tower cards not yet turned",
     bestenliste=(
         "per human and digital Durchgang: the sheet's points (never below 0), then +30/+15/+5 "

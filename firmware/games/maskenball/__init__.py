@@ -22,6 +22,16 @@ ENTRY = GameEntry(
     ),
     setup="screens:setup",
     settings_items="spinner_setup:settings_items",
+    help=(
+        "Der Pfeil zeigt auf ein Blütenblatt: dessen Käfer fliegt los und besucht "
+        "einen anderen Käfer.",
+        "Tauschen die beiden, wandert je ein Punkt. Hat ein Käfer 5 Punkte in "
+        "5 Farben, darf er zum Ball.",
+        "Ein Blatt: eine Ameise kommt, oder die Ameise am Stumpf klettert auf die "
+        "Ranke. 7 Ameisen: verloren.",
+        "1 und 2 wählen, 3 Besuch, 4 Heim oder Drehen. Echte Magnete: 1 Tausch, "
+        "4 Weg. 4 lang: Pause.",
+    ),
     advice="tips (setting maskenball.tips): which beetle to visit, the win chance of each option",
     secret="the magnet groups (which beetles swap) in digital play",
     bestenliste=(

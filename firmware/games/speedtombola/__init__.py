@@ -21,6 +21,16 @@ ENTRY = GameEntry(
     options=(
         Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
     ),
+    help=(
+        "Wer dran ist, nimmt das Los mit allen Groschen darauf, oder sagt "
+        '"Nein danke" und legt einen Groschen hin.',
+        "Ohne Groschen musst du nehmen. Wer nimmt, zieht das nächste Los und "
+        "entscheidet als Erster.",
+        "Von jeder Garnitur (Lose in Folge) zählt nur das kleinste Los; jeder Groschen "
+        "zählt minus 1. Wenig gewinnt.",
+        "1 Nein danke, 2 Nehmen, 3 Rat (allein gegen Computer), 4 Info. "
+        "4 lang: Pause, Hilfe, Verlassen.",
+    ),
     advice="Rat (one human against computers): Stark's choice, points and win chances",
     secret="the lots removed unseen from the drum in the running round",
     bestenliste=(
