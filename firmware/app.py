@@ -24,7 +24,7 @@ from .hal.clock import SystemClock, VirtualClock
 from .hal.display import FrameSink
 from .hal.keys import MENU, Key, KeyEvent
 from .session import Session
-from .store import Store
+from .store import Store, is_full
 from .ui.canvas import Canvas
 from .ui.screen import Screen, render
 
@@ -197,14 +197,21 @@ class Box:
         """Run a step of the loop; an exception is logged and shown, never fatal."""
         try:
             fn()
-        except Exception:
+        except Exception as exc:
             self.errors += 1
             record = self.session.record_id if self.session is not None else None
+            if is_full(exc):
+                log.error("storage full in %s (record %s): %s", what, record, exc)
+                self.fail(full=True)
+                return
             log.exception("error in %s (record %s)", what, record)
             self.fail()
 
-    def fail(self) -> None:
-        """After an error: the match is set aside (resumable), the panel says so."""
+    def fail(self, full: bool = False) -> None:
+        """After an error: the match is set aside (resumable), the panel says so.
+
+        A full store ("Speicher voll") loses nothing: the action that could not be
+        committed was never shown, and Weiter resumes the match once there is room."""
         from .ui.widgets import Message
 
         if self.table is not None:
@@ -214,9 +221,17 @@ class Box:
         del self._jobs[:]
         if self.stack:
             del self.stack[1:]
-            self.push(
-                Message("Fehler", "Ein Fehler ist passiert. Weiter zum Menü.", self._after_error)
-            )
+            if full:
+                message = Message(
+                    "Speicher voll",
+                    "Nichts ist verloren. Platz schaffen (alte Partien löschen), dann Weiter.",
+                    self._after_error,
+                )
+            else:
+                message = Message(
+                    "Fehler", "Ein Fehler ist passiert. Weiter zum Menü.", self._after_error
+                )
+            self.push(message)
 
     def _after_error(self) -> None:
         from .ui.menus import resume_prompt
@@ -389,6 +404,7 @@ class Box:
             "hardware": dict(self.hardware),
             "uptime_s": round(time.monotonic() - self.started, 1),
             "game": self.session.record.game if self.session else None,
+            "fault": None,
         }
 
     def screen(self) -> tuple[bytes, dict[str, Any]]:
@@ -404,8 +420,21 @@ class Box:
 
         return SpinnerService.of(self).read()
 
-    def spinner_calibrate(self, params: dict[str, Any]) -> dict[str, Any]:
+    def spinner_calibrate(self, params: dict[str, Any], check_only: bool = False) -> dict[str, Any]:
         """Change the spinner's calibration from the laptop (ValueError for bad params)."""
         from .spinner_service import SpinnerService
 
-        return SpinnerService.of(self).calibrate(params)
+        return SpinnerService.of(self).calibrate(params, check_only)
+
+    def restore_backup(self, data: bytes) -> None:
+        """Replace the store with a backup from the laptop (ValueError when unsound); the
+        box goes back to its main menu with the restored data."""
+        if self.session is not None:
+            raise ValueError("a game is on the box: leave it there first")
+        self.store.restore(data)
+        self.call_soon(self._restored)
+
+    def _restored(self) -> None:
+        self.reload_settings()
+        if self.stack:
+            self._after_error()

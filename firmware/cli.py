@@ -16,7 +16,8 @@ from . import __version__
 from .app import Box, parse_script
 from .hal.clock import SystemClock, VirtualClock
 from .hal.display import FrameFolder, FrameSink, TerminalDisplay
-from .store import Store, default_data_dir
+from .hal.keys import Key, KeyEvent
+from .store import DataLock, Store, StoreFault, default_data_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,11 +51,34 @@ def has_pi_hardware(bus: int) -> bool:
     return Path("/dev/gpiochip0").exists() and Path(f"/dev/i2c-{bus}").exists()
 
 
+EXIT_NO_DISPLAY = 78
+"""The one fault the box cannot show: its display does not answer. The systemd unit does
+not restart on it (RestartPreventExitStatus); every other fault keeps the box up in
+safe mode."""
+EXIT_SAFE_MODE = 3
+"""A key script ran against the safe-mode screen (tests and the emulator)."""
+
+
+def _load_pins() -> tuple[Any, StoreFault | None]:
+    """The pin map, or the built-in defaults and a fault when pins.toml is missing or broken."""
+    from .hal.pins import DEFAULT_PINS, load_pin_map
+
+    try:
+        return load_pin_map(), None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"spielleiter: pins.toml missing or broken: {exc}", file=sys.stderr, flush=True)
+        return load_pin_map(text=DEFAULT_PINS), StoreFault("pins", str(exc)[:200])
+
+
+def open_store(data_dir: Path, lock: DataLock, **options: Any) -> Store:
+    """The data folder's lock, then its store (StoreFault for anything in the way)."""
+    lock.acquire()
+    return Store.open(data_dir, **options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .hal.pins import load_pin_map
-
-    pins = load_pin_map()
+    pins, fault = _load_pins()
     try:
         script = parse_script(args.keys.read_text("utf-8")) if args.keys else None
     except (OSError, ValueError) as exc:
@@ -67,11 +91,137 @@ def main(argv: Sequence[str] | None = None) -> int:
         emulate = True
 
     data_dir = args.data or default_data_dir()
+    lock = DataLock(data_dir)
+    store: Store | None = None
     try:
-        store = Store.open(data_dir)
+        store = open_store(data_dir, lock)
+    except StoreFault as exc:
+        fault = fault or exc
     except (OSError, sqlite3.Error) as exc:
-        print(f"spielleiter: cannot open the data in {data_dir}: {exc}", file=sys.stderr)
+        fault = fault or StoreFault("unopenable", str(exc))
+    if fault is not None and store is not None:  # pins.toml: the store is fine, but stays shut
+        store.close()
+        store = None
+    if fault is not None:
+        print(
+            f"spielleiter: safe mode, cannot use the data in {data_dir}: {fault}",
+            file=sys.stderr,
+            flush=True,
+        )
+    try:
+        while True:
+            if store is None:
+                assert fault is not None
+                outcome = _safe_mode(args, fault, data_dir, pins, emulate, script)
+                if outcome != "restored":
+                    return outcome if isinstance(outcome, int) else EXIT_SAFE_MODE
+                try:
+                    store = Store.open(data_dir)
+                except StoreFault as exc:
+                    fault = exc
+                    continue
+            return _run_box(args, store, pins, emulate, script)
+    finally:
+        lock.release()
+
+
+def _safe_mode(
+    args: argparse.Namespace,
+    fault: StoreFault,
+    data_dir: Path,
+    pins: Any,
+    emulate: bool,
+    script: list[Any] | None,
+) -> str | int:
+    """Run the safe-mode screen and link until a restore ("restored") or the end."""
+    from .hal.watchdog import Watchdog
+    from .safe_mode import SafeLink, SafeMode
+
+    hardware: dict[str, Any] = {"emulated": emulate}
+    polls: list[Any] = []
+    keyboard = None
+    try:
+        if emulate:
+            displays, keyboard = _emulated_panel(args, script is not None, [])
+        else:
+            from .settings import defaults
+
+            displays, polls = _real_panel(pins, defaults(), SystemClock(), hardware)
+            if hardware.get("display") is None:
+                return EXIT_NO_DISPLAY
+    except RuntimeError as exc:
+        print(f"spielleiter: {exc}", file=sys.stderr)
         return 2
+    if args.frames:
+        displays.append(FrameFolder(args.frames))
+    watchdog = Watchdog.from_env()
+    safe = SafeMode(fault, data_dir, FrameSink(displays), watchdog=watchdog)
+    safe.hardware = hardware
+    safe.polls.extend(polls)
+    port = args.serial or (None if emulate else _serial_port(safe.store, pins))
+    link = _start_link(SafeLink(safe), port) if port else None
+    signal.signal(signal.SIGTERM, lambda signum, frame: safe.quit())
+    signal.signal(signal.SIGINT, lambda signum, frame: safe.quit())
+    watchdog.ready()
+    try:
+        if script is not None:
+            for entry in script:
+                if isinstance(entry, KeyEvent):
+                    safe.post(entry)
+                safe.step()
+            return EXIT_SAFE_MODE
+        if keyboard is not None:
+            keyboard.start(lambda ch: _post_key(safe, ch), safe.quit)
+        restored = safe.run()
+    finally:
+        if keyboard is not None:
+            keyboard.stop()
+        if link is not None:
+            link.stop()
+        safe.close()
+        safe.sink.close()
+    return "restored" if restored else 0
+
+
+def _post_key(safe: Any, ch: str) -> None:
+    event = _key_of(ch)
+    if event is not None:
+        safe.post(event)
+
+
+def _key_of(ch: str) -> KeyEvent | None:
+    if ch in "1234":
+        return KeyEvent(Key(int(ch)))
+    if ch in "!@#$":
+        return KeyEvent(Key("!@#$".index(ch) + 1), long=True)
+    return None
+
+
+def _serial_port(store: Store | None, pins: Any) -> str:
+    """The link's port: the setting when it is a serial device path, else the pin map's."""
+    from .settings import serial_port_problem
+
+    wanted = str(pins.serial_port)
+    if store is not None:
+        try:
+            wanted = str(store.setting("serial.port"))
+        except Exception:  # noqa: BLE001 - an unreadable setting: the pin map's port
+            wanted = str(pins.serial_port)
+    problem = serial_port_problem(wanted)
+    if problem is not None:
+        print(f"spielleiter: serial.port {problem}; using {pins.serial_port}", flush=True)
+        return str(pins.serial_port)
+    return wanted
+
+
+def _run_box(
+    args: argparse.Namespace,
+    store: Store,
+    pins: Any,
+    emulate: bool,
+    script: list[Any] | None,
+) -> int:
+    """The box on a sound store, until it quits."""
     settings = store.settings()
     rng = random.Random(args.seed)
     seeds = random.Random(None if args.seed is None else f"records/{args.seed}")
@@ -87,7 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             displays, polls = _real_panel(pins, settings, clock, hardware)
     except RuntimeError as exc:
         print(f"spielleiter: {exc}", file=sys.stderr)
+        store.close()
         return 2
+    if not emulate and hardware.get("display") is None:
+        store.close()
+        return EXIT_NO_DISPLAY
     if args.frames:
         displays.append(FrameFolder(args.frames))
 
@@ -106,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hardware["spinner"] = box.spinner.mode
 
     link = None
-    serial_port = args.serial or (None if emulate else str(settings["serial.port"]))
+    serial_port = args.serial or (None if emulate else _serial_port(store, pins))
     if serial_port:
         link = _start_link(box, serial_port)
 
@@ -201,7 +355,7 @@ def _labels(box_ref: list[Box]) -> list[str]:
     return [k.label if k else "" for k in box_ref[0].top.softkeys()]
 
 
-def _start_link(box: Box, where: str) -> Any:
+def _start_link(box: Any, where: str) -> Any:
     """The serial link on a port, or on a new pseudo-terminal whose path is printed.
 
     A port that does not exist yet (the USB gadget comes up after boot) is opened as

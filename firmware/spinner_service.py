@@ -25,6 +25,7 @@ Example (emulated, electronic)::
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -325,7 +326,7 @@ class SpinnerService:
         )
         return out
 
-    def calibrate(self, params: Mapping[str, Any]) -> dict[str, Any]:
+    def calibrate(self, params: Mapping[str, Any], check_only: bool = False) -> dict[str, Any]:
         """Change the calibration; ValueError for bad params, SpinnerUnavailable without a reading.
 
         {"action": "zero"}: the arrow points at the middle of petal 1 (sector 0) now;
@@ -346,7 +347,8 @@ class SpinnerService:
         elif action == "boundaries":
             readings = params.get("readings")
             if not isinstance(readings, list) or not all(
-                isinstance(r, int | float) and not isinstance(r, bool) for r in readings
+                isinstance(r, int | float) and not isinstance(r, bool) and math.isfinite(r)
+                for r in readings
             ):
                 raise ValueError("readings must be a list of angles in degrees")
             if len(readings) != cal.sectors:
@@ -358,7 +360,12 @@ class SpinnerService:
             new = Calibration.equal(cal.sectors)
         else:
             raise ValueError('want {"action": "zero" | "boundaries" | "reset"} or {"calibration"}')
-        self.save(new)
+        if new.sectors != cal.sectors:
+            raise ValueError(
+                f"calibration: the spinner has {cal.sectors} sectors, not {new.sectors}"
+            )
+        if not check_only:
+            self.save(new)
         return {"calibration": new.to_json()}
 
 

@@ -2,11 +2,22 @@
 
 One database file, WAL journal, synchronous=FULL: an action that was committed
 survives a pulled plug. Every write is one transaction.
+
+Opening checks the file (``PRAGMA quick_check``) and raises StoreFault for a store
+that cannot be opened, is corrupt, read-only, full, or was there and is now empty
+(a marker file beside it remembers that it existed): the box then runs in safe mode
+instead of starting an empty box or crashing. Backups (sqlite's backup API) go to
+``backups/`` beside the file before any schema change and once a day of play; the
+newest BACKUPS_KEPT stay. `lock_data_dir` makes one box per data folder.
 """
 
 from __future__ import annotations
 
+import base64
+import fcntl
+import hashlib
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -16,11 +27,95 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from . import boards, settings
+from . import admin, boards, settings
 from .games.base import Seat
 from .records import Record
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "spielleiter.sqlite3"
+MARKER_SUFFIX = ".seen"
+"""A file beside the database, made once it holds the schema: it existed."""
+LOCK_NAME = "spielleiter.lock"
+BACKUP_DIR = "backups"
+BACKUPS_KEPT = 3
+BACKUP_EVERY_S = 24 * 3600.0
+"""A day of play: a match started this long after the newest backup makes a new one."""
+BOARDS_MAX = 64
+"""Uploaded boards per game."""
+BOARD_BYTES_MAX = 16 * 1024
+"""One board's JSON, in bytes."""
+NAMES_MAX = 200
+"""Remembered player names."""
+RESTORE_BYTES_MAX = 32 * 1024 * 1024
+"""The largest database a restore takes."""
+_TABLES = {"settings", "records", "actions", "awards", "names", "boards", "scores"}
+
+
+class StoreFault(Exception):
+    """The store cannot be used as it is: `kind` names the fault, `detail` what sqlite said.
+
+    kind: "unopenable", "corrupt", "readonly", "full", "emptied", "locked".
+    """
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def is_full(exc: BaseException) -> bool:
+    """True for sqlite's "database or disk is full" (SQLITE_FULL) or an OS ENOSPC."""
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code == sqlite3.SQLITE_FULL or "full" in str(exc).lower()
+    return isinstance(exc, OSError) and exc.errno == 28
+
+
+def _fault_of(exc: BaseException) -> StoreFault:
+    """The fault an sqlite error at opening means."""
+    text = str(exc)
+    low = text.lower()
+    if is_full(exc):
+        return StoreFault("full", text)
+    if "readonly" in low or "read-only" in low or getattr(exc, "errno", None) == 30:
+        return StoreFault("readonly", text)
+    if "unable to open" in low or isinstance(exc, OSError):
+        return StoreFault("unopenable", text)
+    return StoreFault("corrupt", text)
+
+
+class DataLock:
+    """One box per data folder: an flock on `spielleiter.lock` naming the holder."""
+
+    def __init__(self, data_dir: Path | str) -> None:
+        self.path = Path(data_dir) / LOCK_NAME
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise StoreFault("locked") naming the process that holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held while running
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise StoreFault("locked", holder) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}: {' '.join(sys.argv)[:200]}\n")
+        handle.flush()
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
 
 SCHEMA_VERSION = 2
 
@@ -111,27 +206,90 @@ class Standing:
 
 
 class Store:
-    """The device's database. Safe to share between the loop and the link thread."""
+    """The device's database. Safe to share between the loop and the link thread.
 
-    def __init__(self, path: Path | str) -> None:
+    `mode` is sqlite's URI mode ("rwc"; "ro" reads only: safe mode, and the tests'
+    read-only card); `max_pages` caps the file (the tests' full card); a `reader` only
+    reads (safe mode: no schema, no writes). Raises StoreFault when the file cannot
+    serve as the box's store.
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        mode: str = "rwc",
+        max_pages: int | None = None,
+        reader: bool = False,
+    ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = reader
+        marker = self.marker
+        try:
+            size = self.path.stat().st_size if self.path.exists() else None
+            seen = marker.exists()
+        except OSError as exc:
+            raise _fault_of(exc) from exc
+        if seen and not size:
+            raise StoreFault(
+                "emptied", f"{self.path} is {'empty' if size == 0 else 'missing'} but held data"
+            )
+        if not self.readonly:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise _fault_of(exc) from exc
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=10
-        )
+        try:
+            self._db = sqlite3.connect(
+                f"file:{self.path}?mode={'ro' if reader else mode}",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=10,
+            )
+        except sqlite3.Error as exc:
+            raise _fault_of(exc) from exc
+        try:
+            self._open(seen, max_pages)
+        except StoreFault:
+            self._db.close()
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            self._db.close()
+            raise _fault_of(exc) from exc
+
+    def _open(self, seen: bool, max_pages: int | None) -> None:
+        verdict = [str(row[0]) for row in self._db.execute("PRAGMA quick_check").fetchall()]
+        if verdict != ["ok"]:
+            raise StoreFault("corrupt", "; ".join(verdict)[:300])
+        tables = {
+            str(n) for (n,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if seen and not tables & _TABLES:
+            raise StoreFault("emptied", f"{self.path} holds no tables but held data")
+        if self.readonly:
+            return
+        if max_pages is not None:
+            self._db.execute(f"PRAGMA max_page_count={int(max_pages)}")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        if tables and version != SCHEMA_VERSION:
+            self.backup("schema")
         with self._tx():
             for stmt in _SCHEMA.strip().split(";"):
                 if stmt.strip():
                     self._db.execute(stmt)
             self._migrate()
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if not self.marker.exists():
+            self.marker.write_text("This folder holds a Spielleiter store.\n", "utf-8")
 
     def _migrate(self) -> None:
-        """Version 1 kept running totals; they become one award each (no record)."""
+        """Version 1 kept running totals; they become one award each (no record).
+        A PIN stored in plain text becomes its salted hash."""
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if version == 1:
             self._db.execute(
@@ -139,15 +297,109 @@ class Store:
                 " SELECT NULL, game, name, points, matches FROM bestenliste"
             )
             self._db.execute("DELETE FROM bestenliste")
+        rows = self._db.execute(
+            "SELECT value FROM settings WHERE key=?", (admin.PIN_SETTING,)
+        ).fetchall()
+        if rows:
+            stored = json.loads(rows[0][0])
+            if isinstance(stored, str) and stored and not admin.is_hashed(stored):
+                self._db.execute(
+                    "UPDATE settings SET value=? WHERE key=?",
+                    (json.dumps(admin.hash_pin(stored)), admin.PIN_SETTING),
+                )
+
+    @property
+    def marker(self) -> Path:
+        return self.path.with_name(self.path.name + MARKER_SUFFIX)
 
     @classmethod
-    def open(cls, data_dir: Path | str) -> Store:
+    def open(
+        cls,
+        data_dir: Path | str,
+        *,
+        mode: str = "rwc",
+        max_pages: int | None = None,
+        reader: bool = False,
+    ) -> Store:
         """The store in a data directory (created when missing)."""
-        return cls(Path(data_dir) / "spielleiter.sqlite3")
+        return cls(Path(data_dir) / FILE_NAME, mode=mode, max_pages=max_pages, reader=reader)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # --- backups ------------------------------------------------------------
+    @property
+    def backup_dir(self) -> Path:
+        return self.path.parent / BACKUP_DIR
+
+    def backups(self) -> list[Path]:
+        """The kept backups, newest first."""
+        if not self.backup_dir.is_dir():
+            return []
+        return sorted(self.backup_dir.glob("spielleiter-*.sqlite3"), reverse=True)
+
+    def backup(self, reason: str) -> Path:
+        """Copy the store with sqlite's backup API into backups/ and keep the newest few."""
+        self.backup_dir.mkdir(parents=True, exist_ok=True)
+        now = time.time()
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now)) + f"-{int(now * 1e6) % 10**6:06d}"
+        target = self.backup_dir / f"spielleiter-{stamp}-{reason}.sqlite3"
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.backup_dir / f"spielleiter-{stamp}-{reason}{n}.sqlite3"
+        partial = target.with_suffix(".part")
+        with self._lock:
+            out = sqlite3.connect(str(partial))
+            try:
+                self._db.backup(out)
+                out.execute("PRAGMA journal_mode=DELETE")  # one file, readable on its own
+            finally:
+                out.close()
+        os.replace(partial, target)
+        for old in self.backups()[BACKUPS_KEPT:]:
+            old.unlink(missing_ok=True)
+        return target
+
+    def daily_backup(self) -> Path | None:
+        """A backup when the newest is a day old (or there is none); never raises."""
+        try:
+            kept = self.backups()
+            if kept and time.time() - kept[0].stat().st_mtime < BACKUP_EVERY_S:
+                return None
+            return self.backup("daily")
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("no backup: %s", exc)
+            return None
+
+    def snapshot(self, leave_out: list[int] | None = None) -> bytes:
+        """The whole store as one sqlite file's bytes (records in `leave_out` removed)."""
+        mem = sqlite3.connect(":memory:")
+        try:
+            with self._lock:
+                self._db.backup(mem)
+            if leave_out:
+                mem.execute("PRAGMA foreign_keys=ON")
+                mem.executemany("DELETE FROM actions WHERE record_id=?", [(i,) for i in leave_out])
+                mem.executemany("DELETE FROM records WHERE id=?", [(i,) for i in leave_out])
+                mem.commit()
+            return _rollback_journal(mem.serialize())
+        finally:
+            mem.close()
+
+    def restore(self, data: bytes) -> None:
+        """Replace the whole store with a checked sqlite file's bytes (a backup first)."""
+        source = check_backup(data)
+        try:
+            try:
+                self.backup("restore")
+            except (OSError, sqlite3.Error) as exc:
+                log.warning("no backup before the restore: %s", exc)
+            with self._lock:
+                source.backup(self._db)
+        finally:
+            source.close()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -155,10 +407,12 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # sqlite rolls back by itself on SQLITE_FULL: only roll back what is open
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -181,8 +435,12 @@ class Store:
         return self.settings()[key]
 
     def set_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate and apply a batch of changes, all or nothing; return the new settings."""
+        """Validate and apply a batch of changes, all or nothing; return the new settings.
+
+        The admin PIN is stored as its salted hash, never as given."""
         checked = settings.validate(changes)
+        if admin.PIN_SETTING in checked:
+            checked[admin.PIN_SETTING] = admin.hash_pin(str(checked[admin.PIN_SETTING]))
         with self._tx() as db:
             for key, value in checked.items():
                 db.execute(
@@ -194,6 +452,8 @@ class Store:
     # --- records ----------------------------------------------------------
     def start_record(self, record: Record) -> int:
         """Store a new game's record (with any actions it has) and return its id."""
+        if not self.readonly:
+            self.daily_backup()
         now = time.time()
         with self._tx() as db:
             cur = db.execute(
@@ -379,9 +639,20 @@ class Store:
 
     # --- names ------------------------------------------------------------
     def remember_name(self, name: str) -> None:
+        self.remember_names([name])
+
+    def remember_names(self, names: list[str]) -> None:
+        """Remember names in one transaction; the least recently used beyond NAMES_MAX go."""
+        now = time.time()
         with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO names(name, last_used) VALUES (?, ?)",
+                [(name, now + i * 1e-6) for i, name in enumerate(names)],
+            )
             db.execute(
-                "INSERT OR REPLACE INTO names(name, last_used) VALUES (?, ?)", (name, time.time())
+                "DELETE FROM names WHERE name NOT IN"
+                " (SELECT name FROM names ORDER BY last_used DESC, name LIMIT ?)",
+                (NAMES_MAX,),
             )
 
     def names(self) -> list[str]:
@@ -416,15 +687,30 @@ class Store:
             n for (n,) in self._query("SELECT name FROM boards WHERE game=? ORDER BY name", (game,))
         ]
 
-    def put_boards(self, game: str, items: Mapping[str, Any]) -> None:
-        """Validate every board first, then store them all in one transaction."""
+    def check_boards(self, game: str, items: Mapping[str, Any]) -> None:
+        """Raise BoardError unless every board is valid and the game's boards stay within
+        BOARDS_MAX uploaded boards of at most BOARD_BYTES_MAX bytes each."""
+        uploaded = set(self.uploaded_boards(game))
+        if len(uploaded | set(items)) > BOARDS_MAX:
+            raise boards.BoardError(
+                "boards", f"a game keeps at most {BOARDS_MAX} uploaded boards; delete some first"
+            )
         for name, data in items.items():
             if not isinstance(name, str) or not name or len(name) > 64:
                 raise boards.BoardError("name", "a board needs a name of 1 to 64 characters")
+            size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            if size > BOARD_BYTES_MAX:
+                raise boards.BoardError(
+                    name, f"a board has at most {BOARD_BYTES_MAX} bytes of JSON, not {size}"
+                )
             try:
                 boards.validate(game, data)
             except boards.BoardError as exc:
                 raise boards.BoardError(exc.path, f"{exc.message} (board {name!r})") from exc
+
+    def put_boards(self, game: str, items: Mapping[str, Any]) -> None:
+        """Check every board first (check_boards), then store them all in one transaction."""
+        self.check_boards(game, items)
         with self._tx() as db:
             for name, data in items.items():
                 db.execute(
@@ -438,3 +724,110 @@ class Store:
             return (
                 db.execute("DELETE FROM boards WHERE game=? AND name=?", (game, name)).rowcount > 0
             )
+
+
+def check_backup(data: bytes) -> sqlite3.Connection:
+    """An in-memory copy of a backup file's bytes, checked to be a sound Spielleiter store
+    (ValueError says why not); the caller closes it."""
+    if len(data) > RESTORE_BYTES_MAX:
+        raise ValueError(f"a backup has at most {RESTORE_BYTES_MAX} bytes")
+    if not data.startswith(b"SQLite format 3\x00"):
+        raise ValueError("not an sqlite database")
+    mem = sqlite3.connect(":memory:")
+    try:
+        mem.deserialize(_rollback_journal(data))
+        verdict = [str(r[0]) for r in mem.execute("PRAGMA quick_check").fetchall()]
+        if verdict != ["ok"]:
+            raise ValueError(f"the backup is corrupt: {'; '.join(verdict)[:200]}")
+        tables = {str(n) for (n,) in mem.execute("SELECT name FROM sqlite_master")}
+        if not {"settings", "records", "actions"} <= tables:
+            raise ValueError("not a Spielleiter store (its tables are missing)")
+    except sqlite3.Error as exc:
+        mem.close()
+        raise ValueError(f"not a sound sqlite database: {exc}") from exc
+    except ValueError:
+        mem.close()
+        raise
+    return mem
+
+
+def _rollback_journal(data: bytes) -> bytes:
+    """The file marked as a rollback-journal database (header bytes 18 and 19 = 1), as a
+    copy of a WAL database must be to open without its -wal file (sqlite file format)."""
+    if len(data) >= 20 and data[18:20] == b"\x02\x02":
+        return data[:18] + b"\x01\x01" + data[20:]
+    return data
+
+
+def write_restored(path: Path, data: bytes) -> Path | None:
+    """Safe mode's restore: the faulty file goes aside (returned), the checked backup
+    takes its place, written whole and synced before it is renamed in."""
+    check_backup(data).close()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    aside: Path | None = None
+    if path.exists():
+        aside = path.with_name(f"{path.name}.broken-{stamp}")
+        os.replace(path, aside)
+    for suffix in ("-wal", "-shm"):
+        extra = path.with_name(path.name + suffix)
+        if extra.exists():
+            os.replace(extra, path.with_name(f"{path.name}.broken-{stamp}{suffix}"))
+    partial = path.with_name(path.name + ".restore")
+    with open(partial, "wb") as out:
+        out.write(_rollback_journal(data))
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
+    return aside
+
+
+def backup_bytes(data: bytes) -> dict[str, Any]:
+    """A backup as the link sends it: base64, size and sha256."""
+    return {
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "data": base64.b64encode(data).decode("ascii"),
+    }
+
+
+def kept_backups(data_dir: Path) -> list[Path]:
+    """The backups kept in a data folder, newest first."""
+    return sorted((Path(data_dir) / BACKUP_DIR).glob("spielleiter-*.sqlite3"), reverse=True)
+
+
+def kept_backup_bytes(path: Path) -> tuple[bytes, list[int]]:
+    """A kept backup's bytes without the records of games that were running in it (what
+    no seat may know yet stays on the box), and those records' ids."""
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    mem = sqlite3.connect(":memory:")
+    try:
+        source.backup(mem)
+        running = [
+            int(r)
+            for (r,) in mem.execute("SELECT id FROM records WHERE finished=0 AND abandoned=0")
+        ]
+        mem.executemany("DELETE FROM actions WHERE record_id=?", [(i,) for i in running])
+        mem.executemany("DELETE FROM records WHERE id=?", [(i,) for i in running])
+        mem.commit()
+        return _rollback_journal(mem.serialize()), running
+    finally:
+        mem.close()
+        source.close()
+
+
+def newest_pin(data_dir: Path) -> str:
+    """The stored admin PIN of the newest readable backup ("" when none): safe mode's PIN
+    when the store itself cannot be read."""
+    for path in sorted((data_dir / BACKUP_DIR).glob("spielleiter-*.sqlite3"), reverse=True):
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                rows = db.execute(
+                    "SELECT value FROM settings WHERE key=?", (admin.PIN_SETTING,)
+                ).fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            continue
+        return str(json.loads(rows[0][0])) if rows else ""
+    return ""

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Install Spielleiter on a Raspberry Pi running Raspberry Pi OS Bookworm or later.
-# Run it from a checkout:  sudo hardware/install-pi.sh      (docs/install-pi.md)
+# Run it from a checkout, as your normal user via sudo:  sudo hardware/install-pi.sh
+# (docs/install-pi.md). The program is built into a wheel as that user, never as root;
+# root installs the wheel and the pinned, hash-checked dependencies.
 # See every action first:       hardware/install-pi.sh --dry-run
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
-Usage: hardware/install-pi.sh [--dry-run] [--boot-dir DIR] [--force] [--help]
+Usage: hardware/install-pi.sh [--dry-run] [--wheel FILE] [--boot-dir DIR] [--force] [--help]
 
 Installs the Spielleiter box program on this Raspberry Pi and starts it at boot:
-  - apt packages: python3-venv python3-lgpio python3-numpy python3-pil i2c-tools
+  - apt packages: python3-venv python3-lgpio python3-numpy python3-pil
+    python3-setuptools i2c-tools (their versions are checked)
   - a system user "spielleiter" in the groups gpio, i2c, dialout
   - the data directory /var/lib/spielleiter
+  - a wheel of this checkout, built as the user who ran sudo (not as root)
   - a virtual environment /opt/spielleiter/venv that sees the system's lgpio,
-    numpy and Pillow, with this checkout installed into it ('.[pi]')
+    numpy and Pillow, with the pure-Python dependencies pinned by sha256
+    (hardware/requirements-pi.txt, pip --require-hashes) and the wheel, checked
+    by its sha256 too
   - config.txt: I2C on at the baud rate from hardware/pins.toml, USB gadget mode
   - the USB gadget serial port (g_serial) with the USB identity from pins.toml
   - no login prompt on the gadget port (serial-getty@ttyGS0 masked)
@@ -25,6 +31,7 @@ Reboot afterwards so that config.txt and the gadget port take effect.
 Options:
   -n, --dry-run     print every command and file edit without doing anything
                     (needs no root)
+  --wheel FILE      install this wheel (built elsewhere) instead of building one
   --boot-dir DIR    the boot partition (default: /boot/firmware on Bookworm,
                     else /boot)
   --force           install even though this is not a Raspberry Pi
@@ -50,7 +57,11 @@ UNIT_NAME=spielleiter.service
 UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
 MODULES_LOAD_FILE=/etc/modules-load.d/spielleiter.conf
 MODPROBE_FILE=/etc/modprobe.d/spielleiter.conf
-APT_PACKAGES=(python3-venv python3-lgpio python3-numpy python3-pil i2c-tools)
+APT_PACKAGES=(python3-venv python3-lgpio python3-numpy python3-pil python3-setuptools i2c-tools)
+LOCK_FILE="$SCRIPT_DIR/requirements-pi.txt"
+WHEEL_DIR="$PREFIX/wheels"
+# Taken from apt, checked by version: distribution:module:lowest version.
+APT_MODULES="numpy:numpy:1.24 Pillow:PIL:9.2 lgpio:lgpio:0.2 setuptools:setuptools:59"
 PYTHON=${PYTHON:-/usr/bin/python3}
 BLOCK_BEGIN="# >>> spielleiter (hardware/install-pi.sh) >>>"
 BLOCK_END="# <<< spielleiter <<<"
@@ -58,6 +69,8 @@ BLOCK_END="# <<< spielleiter <<<"
 DRY_RUN=0
 FORCE=0
 BOOT_DIR=""
+WHEEL=""
+WHEEL_FILE=""
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install-pi.sh: %s\n' "$*" >&2; exit 1; }
@@ -108,6 +121,11 @@ parse_args() {
                 shift
                 ;;
             --boot-dir=*) BOOT_DIR=${1#--boot-dir=} ;;
+            --wheel)
+                [[ $# -ge 2 ]] || die "--wheel needs a file"
+                WHEEL=$2
+                shift
+                ;;
             -h | --help) usage; exit 0 ;;
             *) usage >&2; die "unknown option: $1" ;;
         esac
@@ -201,11 +219,76 @@ create_user() {
     run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$DATA_DIR"
 }
 
+# Build the wheel as the person who ran sudo: root never runs the checkout's build.
+build_wheel() {
+    say "== wheel"
+    run install -d -m 0755 "$WHEEL_DIR"
+    if [[ -n "$WHEEL" ]]; then
+        [[ "$DRY_RUN" -eq 1 || -f "$WHEEL" ]] || die "no wheel $WHEEL"
+        run install -m 0644 "$WHEEL" "$WHEEL_DIR/"
+        WHEEL_FILE="$WHEEL_DIR/$(basename -- "$WHEEL")"
+        return
+    fi
+    local builder=${SUDO_USER:-}
+    if [[ -z "$builder" || "$builder" == root ]]; then
+        if [[ "$DRY_RUN" -eq 0 ]]; then
+            die "run it with sudo from your normal user (it builds the wheel as that user), or give --wheel FILE"
+        fi
+        builder="YOUR-USER"
+    fi
+    local build_dir=/tmp/spielleiter-wheel.XXXXXX built
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        build_dir=$(runuser -u "$builder" -- mktemp -d)
+    fi
+    run runuser -u "$builder" -- "$PYTHON" -m pip wheel --disable-pip-version-check --no-deps         --wheel-dir "$build_dir" "$SOURCE_DIR"
+    if [[ "$DRY_RUN" -eq 1 ]]; then
+        WHEEL_FILE="$WHEEL_DIR/spielleiter-VERSION-py3-none-any.whl"
+        say "+ install -m 0644 $build_dir/spielleiter-VERSION-py3-none-any.whl $WHEEL_DIR/"
+        return
+    fi
+    built=$(find "$build_dir" -maxdepth 1 -name 'spielleiter-*.whl' | head -n 1)
+    [[ -n "$built" ]] || die "the wheel was not built"
+    run install -m 0644 "$built" "$WHEEL_DIR/"
+    WHEEL_FILE="$WHEEL_DIR/$(basename -- "$built")"
+}
+
+# The packages apt brings, checked by version inside the virtual environment.
+check_apt_modules() {
+    say "== apt-provided modules"
+    run "$VENV/bin/python" -c '
+import importlib, importlib.metadata as md, sys
+bad = []
+for item in sys.argv[1].split():
+    dist, module, lowest = item.split(":")
+    try:
+        importlib.import_module(module)
+        version = md.version(dist)
+    except Exception as exc:
+        bad.append(f"{dist}: missing ({exc})")
+        continue
+    have = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
+    if have < tuple(int(p) for p in lowest.split(".")):
+        bad.append(f"{dist} {version} is older than {lowest}")
+sys.exit("; ".join(bad) if bad else 0)
+' "$APT_MODULES"
+}
+
 install_program() {
     say "== virtual environment and program"
     run install -d -m 0755 "$PREFIX"
     run "$PYTHON" -m venv --system-site-packages "$VENV"
-    run "$VENV/bin/python" -m pip install --disable-pip-version-check "$SOURCE_DIR[pi]"
+    check_apt_modules
+    # the pure-Python dependencies, exactly as pinned and hashed in the lock file
+    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps         --require-hashes --only-binary=:all: -r "$LOCK_FILE"
+    # the program: the wheel, by the hash it has now
+    local hash="SHA256-OF-THE-WHEEL" requirement="$WHEEL_DIR/spielleiter.requirements.txt"
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        hash=$(sha256sum -- "$WHEEL_FILE" | cut -d " " -f 1)
+    fi
+    printf 'spielleiter @ file://%s --hash=sha256:%s
+' "$WHEEL_FILE" "$hash"         | write_file "$requirement" 0644
+    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps         --require-hashes --force-reinstall -r "$requirement"
+    run "$VENV/bin/python" -m pip check
 }
 
 # The lines this script owns in config.txt, between two marker comments.
@@ -282,6 +365,7 @@ main() {
     fi
     install_packages
     create_user
+    build_wheel
     install_program
     configure_boot
     configure_gadget

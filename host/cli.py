@@ -20,6 +20,7 @@ COMMAND_MODULES: list[str] = [
     "spielleiter_host.boards",
     "spielleiter_host.leaderboard",
     "spielleiter_host.records",
+    "spielleiter_host.backup",
     "spielleiter_host.names",
     "spielleiter_host.mirror",
     "spielleiter_host.spinner",

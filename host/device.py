@@ -32,6 +32,8 @@ import serial
 from serial.tools import list_ports
 from spielleiter.link.protocol import (
     BAUDRATE,
+    MAX_LINE,
+    PIN_LOCKED,
     PIN_REQUIRED,
     PROTOCOL_VERSION,
     VALIDATION_ERROR,
@@ -221,7 +223,16 @@ class Device:
         self._counter += 1
         request_id = f"{self._prefix}-{self._counter}"
         try:
-            self._port.write(request_line(method, params, request_id))
+            line = request_line(method, params, request_id)
+        except ValueError as exc:  # NaN or infinity: not JSON
+            raise UsageError(f"{method}: cannot send {exc}") from None
+        if len(line) - 1 > MAX_LINE:
+            raise UsageError(
+                f"{method}: the request is {len(line) - 1} bytes; the box reads lines of at"
+                f" most {MAX_LINE} bytes (send less at once)"
+            )
+        try:
+            self._port.write(line)
         except serial.SerialTimeoutException:
             raise NoAnswerError(f"{self.name} does not take data: is the box running?") from None
         except serial.SerialException as exc:
@@ -254,6 +265,15 @@ class Device:
             if "result" not in message and "error" not in message:
                 strange = strange or line  # an echo of our request, or a request to us
                 continue
+            if message.get("id") is None and isinstance(message.get("error"), dict):
+                # the box could not read our request (too long, not JSON ...): it answers
+                # with id null, and that answer is ours, as nothing else is in flight
+                error = message["error"]
+                raise RemoteError(
+                    int(error.get("code", 0)),
+                    f"the box could not read the {method} request: {error.get('message')}",
+                    error.get("data"),
+                )
             if message.get("id") != request_id:
                 continue  # an answer to an earlier session's request
             if "error" in message:
@@ -346,7 +366,14 @@ def describe(exc: HostError) -> str:
         return f"refused: {exc.message}"
     if isinstance(exc, RemoteError) and exc.code == PIN_REQUIRED:
         return "an admin PIN is set: give it with --pin"
+    if isinstance(exc, RemoteError) and exc.code == PIN_LOCKED:
+        return f"{exc.message} (too many wrong PINs; at the box, Einstellungen → Admin-PIN resets)"
     return exc.message
+
+
+def add_pin_arg(parser: argparse.ArgumentParser) -> None:
+    """--pin on a command that changes data on the box."""
+    parser.add_argument("--pin", help="the admin PIN, once one is set (asked for at a terminal)")
 
 
 def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .device import add_connection_args, run_with_device
+from .device import add_connection_args, add_pin_arg, call_with_pin, run_with_device
 from .output import show
 
 
@@ -18,6 +18,7 @@ def register(subparsers: Any) -> None:
         "add", help="add names (up to 16 characters each; umlauts and accents, no emoji)"
     )
     add.add_argument("names", nargs="+", metavar="NAME", help='quote names with spaces: "Anna B."')
+    add_pin_arg(add)
     add.set_defaults(func=names_add)
     for p in (lst, add):
         add_connection_args(p)
@@ -28,7 +29,9 @@ def names_list(args: argparse.Namespace) -> int:
 
 
 def names_add(args: argparse.Namespace) -> int:
-    return run_with_device(args, lambda box: _show(args, box.call("names.add", names=args.names)))
+    return run_with_device(
+        args, lambda box: _show(args, call_with_pin(box, "names.add", args.pin, names=args.names))
+    )
 
 
 def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:

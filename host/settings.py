@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
     put.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
     put.add_argument("--file", type=Path, help="a JSON object of settings (e.g. from get --json)")
     put.add_argument(
-        "--pin", help="the admin PIN, to change admin.pin once set (asked for at a terminal)"
+        "--pin", help="the admin PIN, once one is set (asked for at a terminal)"
     )
     add_connection_args(put)
     put.set_defaults(func=settings_set)
@@ -88,10 +88,7 @@ def settings_set(args: argparse.Namespace) -> int:
         for text in args.assignments:
             key, value = parse_assignment(text, current["defaults"])
             changes[key] = value
-        if "admin.pin" in changes:
-            result = call_with_pin(box, "settings.set", args.pin, changes=changes)
-        else:
-            result = box.call("settings.set", changes=changes)
+        result = call_with_pin(box, "settings.set", args.pin, changes=changes)
         if args.json:
             print_json(result)
         else:
@@ -119,9 +116,20 @@ def parse_assignment(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
     if isinstance(defaults.get(key, 0), str) or key == "admin.pin":
         return key, raw
     try:
-        return key, json.loads(raw)
+        return key, json.loads(raw, parse_constant=_not_json, parse_float=_finite)
     except ValueError:
-        return key, raw
+        return key, raw  # the box says why it does not take the text
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return value
 
 
 def _read_file(path: Path) -> dict[str, Any]:

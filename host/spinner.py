@@ -13,6 +13,8 @@ from .device import (
     HostError,
     UsageError,
     add_connection_args,
+    add_pin_arg,
+    call_with_pin,
     read_json,
     report,
     run_with_device,
@@ -40,6 +42,7 @@ def register(subparsers: Any) -> None:
     )
     cal.add_argument("--file", type=Path, help="a JSON object of calibration parameters")
     cal.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
+    add_pin_arg(cal)
     cal.set_defaults(func=spinner_calibrate)
     for p in (read, cal):
         add_connection_args(p)
@@ -68,7 +71,7 @@ def spinner_calibrate(args: argparse.Namespace) -> int:
         return report(UsageError("nothing to send: give e.g. action=zero, or --file"))
 
     def body(box: Device) -> int:
-        return _show(args, box.call("spinner.calibrate", **params))
+        return _show(args, call_with_pin(box, "spinner.calibrate", args.pin, **params))
 
     return run_with_device(args, body)
 

@@ -107,7 +107,40 @@ def test_dry_run_installs_the_apt_packages(dry_run: str) -> None:
 
 def test_dry_run_makes_a_venv_that_sees_the_system_lgpio(dry_run: str) -> None:
     assert "-m venv --system-site-packages /opt/spielleiter/venv" in dry_run
-    assert re.search(r"/opt/spielleiter/venv/bin/python -m pip install .*\[pi\]", dry_run)
+
+
+def test_dry_run_builds_the_wheel_as_the_user_and_installs_only_hashed_files(dry_run) -> None:
+    """Root never builds or installs the user-writable checkout itself."""
+    pip_lines = [line for line in dry_run.splitlines() if " -m pip " in line]
+    build = next(line for line in pip_lines if " pip wheel " in line)
+    assert build.startswith("+ runuser -u ") and "--no-deps" in build
+    installs = [line for line in pip_lines if " pip install " in line]
+    assert len(installs) == 2
+    for line in installs:
+        assert line.startswith("+ /opt/spielleiter/venv/bin/python -m pip install")
+        assert "--require-hashes" in line and "--no-deps" in line
+        assert str(SCRIPT.parent.parent) + " " not in line + " " and "[pi]" not in line
+    assert "requirements-pi.txt" in installs[0]
+    wheel = r"spielleiter @ file:///opt/spielleiter/wheels/\S+\.whl --hash=sha256:"
+    assert re.search(wheel, dry_run)
+    assert "pip check" in dry_run
+    assert "numpy:numpy:1.24" in dry_run and "lgpio:lgpio:0.2" in dry_run
+
+
+def test_the_lock_file_pins_every_pure_python_dependency_by_hash() -> None:
+    lock = (HARDWARE / "requirements-pi.txt").read_text()
+    pinned_line = r"^([A-Za-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:([0-9a-f]{64})$"
+    entries = re.findall(pinned_line, lock, re.M)
+    pinned = {name.lower() for name, _, _ in entries}
+    requirements = [
+        line for line in lock.splitlines() if line and not line.startswith((" ", "#"))
+    ]
+    assert len(requirements) == len(entries)  # every requirement has its hash
+    project = tomllib.loads((HARDWARE.parent / "pyproject.toml").read_text())
+    wanted = {re.split(r"[<>=\[ ]", d)[0].lower() for d in project["project"]["dependencies"]}
+    from_apt = {"numpy"}
+    assert wanted - from_apt <= pinned
+    assert {"luma.core", "smbus2", "cbor2", "colorzero"} <= pinned  # what those need
 
 
 def test_dry_run_creates_the_service_user_and_data_dir(dry_run: str) -> None:
@@ -179,6 +212,30 @@ def test_unit_has_the_keys_the_box_needs() -> None:
     assert unit["Install"]["WantedBy"] == ["multi-user.target"]
 
 
+def test_unit_confines_the_service() -> None:
+    """DESIGN.md "Trust": own user, no network, read-only system, only its devices, no
+    privileges; no restart loop on the one fault the panel cannot show."""
+    service = parse_unit(UNIT.read_text())["Service"]
+    one = {key: values[-1] for key, values in service.items()}
+    assert one["ProtectSystem"] == "strict"
+    assert one["ReadWritePaths"].split() == [script_constant("DATA_DIR")]
+    assert one["PrivateNetwork"] == "yes"
+    assert one["IPAddressDeny"] == "any" and one["RestrictAddressFamilies"] == "AF_UNIX"
+    assert one["DevicePolicy"] == "closed"
+    allowed = {line.split()[0] for line in service["DeviceAllow"]}
+    assert allowed == {"char-i2c", "char-gpiochip", "char-ttyGS", "char-ttyAMA", "char-ttyS"}
+    assert not any(line.split()[0].startswith("/") for line in service["DeviceAllow"])
+    assert "PrivateDevices" not in service and "PrivateUsers" not in service
+    assert service["CapabilityBoundingSet"] == [""] and service["AmbientCapabilities"] == [""]
+    assert service["SystemCallFilter"][0] == "@system-service"
+    assert one["NoNewPrivileges"] == "yes" and one["UMask"] == "0077"
+    assert one["RestrictNamespaces"] == "yes" and one["ProtectHome"] == "yes"
+    assert one["User"] != "root"
+    from spielleiter.cli import EXIT_NO_DISPLAY
+
+    assert one["RestartPreventExitStatus"].split() == [str(EXIT_NO_DISPLAY)]
+
+
 def test_unit_starts_the_program_the_script_installs() -> None:
     exec_start = parse_unit(UNIT.read_text())["Service"]["ExecStart"][0].split()
     venv, data_dir = script_constant("VENV"), script_constant("DATA_DIR")
@@ -200,6 +257,24 @@ def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert str(unit) not in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_rates_the_unit_safe(tmp_path: Path) -> None:
+    """`systemd-analyze security` on the unit file (docs/install-pi.md: aim at most 2.5)."""
+    text = UNIT.read_text().replace("/opt/spielleiter/venv/bin/spielleiter", "/bin/true")
+    unit = tmp_path / "spielleiter.service"
+    unit.write_text(text)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
+    if found is None:
+        pytest.skip(f"this systemd-analyze cannot rate a unit file: {result.stderr[:200]}")
+    assert float(found.group(1)) <= 2.5, result.stdout[-2000:]
 
 
 # The laptop udev rule

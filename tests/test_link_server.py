@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import serial
 from spielleiter import boards
+from spielleiter.admin import verify_pin
 from spielleiter.boards import BoardError, BoardKind
 from spielleiter.games import catalog
 from spielleiter.games.base import Seat
@@ -131,13 +132,14 @@ def test_a_bad_setting_is_refused_naming_it_and_nothing_changes(box, store):
     assert refused(box, "settings.set", changes={"no.such": 1}).data["path"] == "no.such"
 
 
-def test_changing_the_admin_pin_needs_the_current_one(box, store):
+def test_changing_the_admin_pin_needs_the_current_one(box, store, device):
     box.call("settings.set", changes={"admin.pin": "1234"})
     assert refused(box, "settings.set", changes={"admin.pin": ""}).code == protocol.PIN_REQUIRED
     err = refused(box, "settings.set", changes={"admin.pin": ""}, pin="9999")
-    assert err.code == protocol.WRONG_PIN and store.setting("admin.pin") == "1234"
+    assert err.code == protocol.WRONG_PIN and verify_pin("1234", store.setting("admin.pin"))
+    device.pin_skew += err.data["retry_after_s"]
     box.call("settings.set", changes={"admin.pin": "5678"}, pin="1234")
-    assert store.setting("admin.pin") == "5678"
+    assert verify_pin("5678", store.setting("admin.pin"))
 
 
 def test_changing_the_serial_port_warns_that_it_takes_effect_at_the_next_start(box, store):
@@ -212,13 +214,14 @@ def test_bestenliste_shares_places_on_ties(box, store):
     assert refused(box, "bestenliste.get", game="kein").code == protocol.NOT_FOUND
 
 
-def test_resetting_the_bestenliste_needs_the_right_pin_when_one_is_set(box, store):
+def test_resetting_the_bestenliste_needs_the_right_pin_when_one_is_set(box, store, device):
     store.add_to_bestenliste(GAME, "Anna", 80)
     store.set_settings({"admin.pin": "2468"})
     assert refused(box, "bestenliste.reset", game=GAME).code == protocol.PIN_REQUIRED
     wrong = refused(box, "bestenliste.reset", game=GAME, pin="1357")
     assert wrong.code == protocol.WRONG_PIN and wrong.message == "wrong admin PIN"
     assert len(store.bestenliste(GAME)) == 1
+    device.pin_skew += wrong.data["retry_after_s"]
     assert box.call("bestenliste.reset", game=GAME, pin="2468")["removed"] == 1
     assert store.bestenliste(GAME) == []
 
@@ -252,12 +255,13 @@ def test_the_record_of_a_game_not_over_cannot_be_deleted(box, store):
     assert box.call("records.delete", id=older) == {"deleted": older}
 
 
-def test_deleting_a_record_needs_the_pin_when_one_is_set(box, store):
+def test_deleting_a_record_needs_the_pin_when_one_is_set(box, store, device):
     rid = add_record(store, [1])
     store.update_record(rid, finished=True)
     store.set_settings({"admin.pin": "0000"})
     assert refused(box, "records.delete", id=rid, pin="1111").code == protocol.WRONG_PIN
     assert store.record(rid).actions == [1]
+    device.pin_skew += 1
     assert box.call("records.delete", id=rid, pin="0000") == {"deleted": rid}
     assert store.records() == []
 

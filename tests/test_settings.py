@@ -78,17 +78,31 @@ def test_the_settings_page_documents_every_setting() -> None:
         assert f"`{key}`" in text, f"docs/settings.md does not describe {key}"
 
 
-@pytest.mark.parametrize("port", ["", "   ", "ttyGS0", 5])
+@pytest.mark.parametrize(
+    "port",
+    [
+        "", "   ", "ttyGS0", 5,
+        "spy://loop://?file=/var/lib/spielleiter/spielleiter.sqlite3",
+        "socket://localhost:7777", "loop://", "rfc2217://box:2217", "/dev/../var/lib/x",
+        "/dev/ttyGS0/../../var/lib/spielleiter/spielleiter.sqlite3", "/dev/null/x",
+        "/dev/shm/spielleiter", "/var/lib/spielleiter/spielleiter.sqlite3",
+    ],
+)  # fmt: skip
 def test_a_serial_port_that_is_no_device_is_refused(store, port) -> None:
     with pytest.raises(SettingsError, match="serial.port"):
         store.set_settings({"serial.port": port})
     assert store.settings()["serial.port"] == "/dev/ttyGS0"
 
 
-def test_a_usb_adapter_or_a_pyserial_url_is_a_fine_port(store) -> None:
-    store.set_settings({"serial.port": "/dev/ttyUSB0"})
-    store.set_settings({"serial.port": "socket://localhost:7777"})
-    assert store.settings()["serial.port"] == "socket://localhost:7777"
+@pytest.mark.parametrize(
+    "port",
+    ["/dev/ttyUSB0", "/dev/ttyAMA0", "/dev/ttyS0", "/dev/serial0", "/dev/serial1",
+     "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0", "/dev/null"],
+)  # fmt: skip
+def test_a_serial_device_path_is_a_fine_port(store, port) -> None:
+    """/dev/null stands for "another existing character device"."""
+    store.set_settings({"serial.port": port})
+    assert store.settings()["serial.port"] == port
 
 
 def test_a_calibration_without_its_widths_names_the_missing_field(store) -> None:

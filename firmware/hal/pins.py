@@ -29,11 +29,35 @@ class PinMap:
     raw: dict[str, Any]
 
 
-def load_pin_map(path: Path | None = None) -> PinMap:
-    """Parse pins.toml (the packaged one unless a path is given)."""
-    if path is None:
+DEFAULT_PINS = """
+[buttons]
+K1 = 5
+K2 = 6
+K3 = 13
+K4 = 19
+[i2c]
+bus = 1
+[display]
+driver = "ssd1306"
+address = 0x3C
+[spinner]
+address = 0x36
+[serial]
+port = "/dev/ttyGS0"
+[usb]
+vendor_id = 0x1D6B
+product_id = 0x0104
+product = "Spielleiter"
+"""
+"""The default build's wiring, for the safe-mode panel when pins.toml is missing or broken."""
+
+
+def load_pin_map(path: Path | None = None, text: str | None = None) -> PinMap:
+    """Parse pins.toml (the packaged one unless a path or the text is given)."""
+    if text is None and path is None:
         text = (resources.files("spielleiter.hardware") / "pins.toml").read_text("utf-8")
-    else:
+    elif text is None:
+        assert path is not None
         text = Path(path).read_text("utf-8")
     data = tomllib.loads(text)
     buttons = data["buttons"]

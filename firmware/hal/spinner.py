@@ -231,6 +231,10 @@ class Calibration:
         w = self.widths_deg
         if len(w) < 2:
             raise CalibrationError("at least two sectors")
+        if len(w) > 64:
+            raise CalibrationError("at most 64 sectors")
+        if not all(math.isfinite(x) for x in (*w, self.zero_deg, self.margin_deg)):
+            raise CalibrationError("every angle must be a finite number")
         if min(w) <= 0:
             raise CalibrationError("every sector must be wider than 0°")
         if abs(sum(w) - 360.0) > 0.01:

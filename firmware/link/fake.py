@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from .. import __version__
+from ..admin import PinGuard
 from ..store import Store
 from .server import LinkServer
 
@@ -44,6 +45,10 @@ class FakeDevice:
         self.applied: list[dict[str, Any]] = []
         self.calibrations: list[dict[str, Any]] = []
         self.game: str | None = None
+        self.fault: str | None = None
+        self.pin_skew = 0.0
+        """Seconds added to the PIN guard's clock (tests step over a back-off)."""
+        self.pin_guard = PinGuard(store, lambda: time.time() + self.pin_skew)
         self._lock = threading.Lock()
 
     def hello(self) -> dict[str, Any]:
@@ -64,10 +69,12 @@ class FakeDevice:
     def spinner_read(self) -> dict[str, Any]:
         return {"angle": 12.5, "result": "petal", "sector": 0, "source": "emulated"}
 
-    def spinner_calibrate(self, params: dict[str, Any]) -> dict[str, Any]:
+    def spinner_calibrate(self, params: dict[str, Any], check_only: bool = False) -> dict[str, Any]:
         offset = params.get("offset", 0.0)
         if isinstance(offset, bool) or not isinstance(offset, int | float):
             raise ValueError("offset must be a number of degrees")
+        if check_only:
+            return {}
         with self._lock:
             self.calibrations.append(params)
         return {"calibration": {"offset": float(offset)}}

@@ -5,25 +5,36 @@ parameter is INVALID_PARAMS naming it), and answers a JSON object. Data lives in
 Store (thread-safe, every write one transaction); live things (screen, spinner,
 hardware) come from the device object, whose methods must return at once: the link
 thread calls them while the game loop runs. docs/protocol.md shows every method.
+
+The methods in GUARDED change or delete data or connectivity: with an admin PIN set
+they need it. Each checks its parameters and that what it names exists first, then
+the PIN (admin.PinGuard: back-off and lockout, refused at once), then acts, so no
+answer but success tells a right PIN from a wrong one. In safe mode (the store is
+faulty) only SAFE_MODE_METHODS are served.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
+import hashlib
 import hmac
+import sqlite3
+import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from .. import boards, settings
+from .. import admin, boards, settings
 from ..games import catalog
 from ..records import RecordError
-from ..store import Store
+from ..store import RESTORE_BYTES_MAX, Store, backup_bytes, kept_backup_bytes, kept_backups
 from .protocol import (
     DEVICE_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     NOT_FOUND,
+    PIN_LOCKED,
     PIN_REQUIRED,
     PROTOCOL_VERSION,
     VALIDATION_ERROR,
@@ -31,11 +42,39 @@ from .protocol import (
     RpcError,
 )
 
-PIN_SETTING = "admin.pin"
+PIN_SETTING = admin.PIN_SETTING
 SERIAL_SETTING = "serial.port"
 NAME_MAX = 16
 """The longest player name the device accepts (it must fit the 128-pixel screen)."""
 RECORDS_MAX = 1000
+NAMES_PER_CALL = 32
+"""names.add takes at most this many names (the store keeps store.NAMES_MAX)."""
+BOARDS_PER_CALL = 16
+"""boards.put takes at most this many boards (a game keeps store.BOARDS_MAX)."""
+ID_MAX = 2**53
+"""Integers on the link lie within ±ID_MAX (what every JSON reader keeps exact)."""
+RESTORE_CHUNK_MAX = 48 * 1024
+"""backup.restore's "data" per call, in bytes before base64 (the line cap is 64 KiB)."""
+
+GUARDED = frozenset(
+    {
+        "settings.set",
+        "boards.put",
+        "boards.delete",
+        "bestenliste.reset",
+        "records.delete",
+        "names.add",
+        "spinner.calibrate",
+        "backup.get",
+        "backup.restore",
+    }
+)
+"""The methods that need the admin PIN once one is set (docs/protocol.md lists them)."""
+
+SAFE_MODE_METHODS = frozenset(
+    {"hello", "screen", "records.list", "records.get", "backup.get", "backup.restore"}
+)
+"""What the link serves while the store is faulty (safe mode)."""
 
 
 class LinkDevice(Protocol):
@@ -61,8 +100,9 @@ class LinkDevice(Protocol):
         """The spinner now (angle, sector, source ...); raise to report no sensor."""
         ...
 
-    def spinner_calibrate(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Calibrate the spinner with `params`; raise ValueError for bad params."""
+    def spinner_calibrate(self, params: dict[str, Any], check_only: bool = False) -> dict[str, Any]:
+        """Calibrate the spinner with `params`; raise ValueError for bad params. With
+        `check_only` nothing changes: the params are only checked."""
         ...
 
 
@@ -113,6 +153,10 @@ def _params(
                 f"invalid params: {key!r} must be {_TYPE_WORDS.get(want, want.__name__)}",
                 {"path": key},
             )
+        if isinstance(value, int) and not -ID_MAX <= value <= ID_MAX:
+            raise RpcError(
+                INVALID_PARAMS, f"invalid params: {key!r} is out of range", {"path": key}
+            )
     return dict(params)
 
 
@@ -128,14 +172,32 @@ def _public(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Methods:
-    """The method table bound to one device; `call` is the server's dispatch."""
+    """The method table bound to one device; `call` is the server's dispatch.
+
+    The device may bring its own `pin_guard` (safe mode does); else the PIN is the
+    store's. A device whose `fault` is set is in safe mode.
+    """
 
     def __init__(self, device: LinkDevice) -> None:
         self.device = device
+        guard = getattr(device, "pin_guard", None)
+        self.guard: admin.PinGuard = guard if guard is not None else admin.PinGuard(device.store)
+        self._upload = bytearray()
+        self._upload_sha = ""
+        self._upload_pin: str | None = None
+        self._upload_lock = threading.Lock()
 
     @property
     def store(self) -> Store:
-        return self.device.store
+        store = self.device.store
+        if store is None:
+            raise RpcError(DEVICE_ERROR, f"safe mode: the store cannot be read ({self.fault()})")
+        return store
+
+    def fault(self) -> str | None:
+        """The store's fault in safe mode (None when the box runs normally)."""
+        fault = getattr(self.device, "fault", None)
+        return None if fault is None else str(fault)
 
     def call(self, name: str, params: dict[str, Any]) -> Any:
         handler = _TABLE.get(name)
@@ -145,19 +207,30 @@ class Methods:
                 f"method not found: {name[:60]!r}",
                 {"methods": method_names()},
             )
+        fault = self.fault()
+        if fault is not None and name not in SAFE_MODE_METHODS:
+            raise RpcError(
+                DEVICE_ERROR,
+                f"safe mode ({fault}): the box serves only {', '.join(sorted(SAFE_MODE_METHODS))}",
+                {"fault": fault},
+            )
         return handler(self, params)
 
     def check_pin(self, given: Any) -> None:
-        """Refuse unless no admin PIN is set or `given` is it."""
-        pin = str(self.store.setting(PIN_SETTING) or "")
-        if not pin:
-            return
-        if given is None:
-            raise RpcError(PIN_REQUIRED, 'an admin PIN is set: send it as "pin"')
-        if not isinstance(given, str) or not hmac.compare_digest(
-            given.encode("utf-8"), pin.encode("utf-8")
-        ):
-            raise RpcError(WRONG_PIN, "wrong admin PIN")
+        """Refuse unless no admin PIN is set or `given` is it (with back-off, at once)."""
+        try:
+            self.guard.check(given)
+        except admin.PinRefused as refused:
+            if refused.kind == "required":
+                raise RpcError(PIN_REQUIRED, refused.message) from None
+            if refused.kind == "wait":
+                raise RpcError(
+                    PIN_LOCKED, refused.message, {"retry_after_s": refused.wait_s}
+                ) from None
+            raise RpcError(WRONG_PIN, refused.message, {"retry_after_s": refused.wait_s}) from None
+
+    def pin_set(self) -> bool:
+        return bool(self.guard.store.setting(PIN_SETTING))
 
     def live(self, name: str, *args: Any) -> Any:
         """Call a device method; its failures become DEVICE_ERROR (ValueError: VALIDATION_ERROR)."""
@@ -179,7 +252,13 @@ class Methods:
 def _hello(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     _params(params)
     found = m.live("hello")
-    return {**found, "protocol": PROTOCOL_VERSION, "methods": method_names()}
+    return {
+        **found,
+        "protocol": PROTOCOL_VERSION,
+        "methods": method_names(),
+        "pin_set": m.pin_set(),
+        "fault": found.get("fault"),
+    }
 
 
 # --- settings ---------------------------------------------------------------
@@ -190,15 +269,18 @@ def _settings_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         "settings": _public(m.store.settings()),
         "defaults": _public(settings.defaults()),
         "help": _public({k: s.help for k, s in settings.SETTINGS.items()}),
-        "pin_set": bool(m.store.setting(PIN_SETTING)),
+        "pin_set": m.pin_set(),
     }
 
 
 @method("settings.set")
 def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"changes": dict}, {"pin": str})
-    if PIN_SETTING in p["changes"]:
-        m.check_pin(p.get("pin"))
+    try:
+        settings.validate(p["changes"])
+    except settings.SettingsError as exc:
+        raise _validation(exc.key, exc.message) from exc
+    m.check_pin(p.get("pin"))
     old_port = m.store.setting(SERIAL_SETTING)
     try:
         new = m.store.set_settings(p["changes"])
@@ -257,10 +339,17 @@ def _boards_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 @method("boards.put")
 def _boards_put(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    p = _params(params, {"game": str, "boards": dict})
+    p = _params(params, {"game": str, "boards": dict}, {"pin": str})
     _board_kind(p["game"])
     if not p["boards"]:
         raise _validation("boards", "no boards given")
+    if len(p["boards"]) > BOARDS_PER_CALL:
+        raise _validation("boards", f"at most {BOARDS_PER_CALL} boards per call")
+    try:
+        m.store.check_boards(p["game"], p["boards"])
+    except boards.BoardError as exc:
+        raise _validation(exc.path, exc.message) from exc
+    m.check_pin(p.get("pin"))
     try:
         m.store.put_boards(p["game"], p["boards"])
     except boards.BoardError as exc:
@@ -270,8 +359,10 @@ def _boards_put(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 @method("boards.delete")
 def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    p = _params(params, {"game": str, "name": str})
+    p = _params(params, {"game": str, "name": str}, {"pin": str})
     _board_kind(p["game"])
+    if p["name"] in m.store.uploaded_boards(p["game"]):
+        m.check_pin(p.get("pin"))
     if not m.store.delete_board(p["game"], p["name"]):
         raise RpcError(
             NOT_FOUND,
@@ -312,8 +403,8 @@ def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 @method("bestenliste.reset")
 def _bestenliste_reset(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, optional={"game": str, "pin": str})
-    m.check_pin(p.get("pin"))
     game = _game(p["game"]) if "game" in p else None
+    m.check_pin(p.get("pin"))
     return {"game": game, "removed": m.store.reset_bestenliste(game)}
 
 
@@ -367,10 +458,14 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 @method("records.delete")
 def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"id": int}, {"pin": str})
-    m.check_pin(p.get("pin"))
+    try:
+        m.store.record(p["id"])
+    except KeyError:
+        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
     if p["id"] == m.store.unfinished_record():
         # the game on the table (or the one "Partie fortsetzen?" offers) must keep its record
         raise _validation("id", "this game is not over: finish or leave it on the box first")
+    m.check_pin(p.get("pin"))
     if not m.store.delete_record(p["id"]):
         raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"})
     return {"deleted": p["id"]}
@@ -404,10 +499,12 @@ def _names_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 @method("names.add")
 def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    p = _params(params, {"names": list})
+    p = _params(params, {"names": list}, {"pin": str})
+    if not 1 <= len(p["names"]) <= NAMES_PER_CALL:
+        raise _validation("names", f"1 to {NAMES_PER_CALL} names per call")
     checked = [_check_name(n, f"names[{i}]") for i, n in enumerate(p["names"])]
-    for name in checked:
-        m.store.remember_name(name)
+    m.check_pin(p.get("pin"))
+    m.store.remember_names(checked)
     return {"names": m.store.names()}
 
 
@@ -427,4 +524,93 @@ def _spinner_read(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 @method("spinner.calibrate")
 def _spinner_calibrate(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    return m.live("spinner_calibrate", dict(params))
+    given = dict(params)
+    pin = given.pop("pin", None)
+    if pin is not None and not isinstance(pin, str):
+        raise RpcError(INVALID_PARAMS, "invalid params: 'pin' must be a string", {"path": "pin"})
+    m.live("spinner_calibrate", dict(given), True)
+    m.check_pin(pin)
+    return m.live("spinner_calibrate", given)
+
+
+# --- backups ----------------------------------------------------------------
+@method("backup.get")
+def _backup_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    p = _params(params, optional={"pin": str, "kept": int})
+    if "kept" in p:
+        return _kept_backup(m, p)
+    store = m.store
+    m.check_pin(p.get("pin"))
+    running = [r.id for r in store.records(RECORDS_MAX) if store.running(r.id)]
+    # A running game's record holds what no seat may know yet: it stays on the box.
+    data = store.snapshot(leave_out=running)
+    return {**backup_bytes(data), "left_out": running}
+
+
+def _kept_backup(m: Methods, p: dict[str, Any]) -> dict[str, Any]:
+    """One of the backups the box keeps (0 the newest): readable when the store is not."""
+    data_dir = getattr(m.device, "data_dir", None)
+    if data_dir is None:
+        data_dir = m.store.path.parent
+    kept = kept_backups(data_dir)
+    if not 0 <= p["kept"] < len(kept):
+        raise RpcError(
+            NOT_FOUND,
+            f"the box keeps {len(kept)} backup(s): kept is 0 to {len(kept) - 1}",
+            {"path": "kept"},
+        )
+    m.check_pin(p.get("pin"))
+    try:
+        data, running = kept_backup_bytes(kept[p["kept"]])
+    except sqlite3.Error as exc:
+        name = kept[p["kept"]].name
+        raise RpcError(DEVICE_ERROR, f"the backup {name} cannot be read: {exc}") from exc
+    return {**backup_bytes(data), "left_out": running, "name": kept[p["kept"]].name}
+
+
+@method("backup.restore")
+def _backup_restore(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    """Upload a backup in parts (data, offset, size, sha256); the last part restores it."""
+    p = _params(params, {"data": str, "offset": int, "size": int, "sha256": str}, {"pin": str})
+    if not 1 <= p["size"] <= RESTORE_BYTES_MAX:
+        raise _validation("size", f"a backup has 1 to {RESTORE_BYTES_MAX} bytes")
+    try:
+        chunk = base64.b64decode(p["data"], validate=True)
+    except (binascii.Error, ValueError):
+        raise _validation("data", "data is base64") from None
+    if not 1 <= len(chunk) <= RESTORE_CHUNK_MAX:
+        raise _validation("data", f"1 to {RESTORE_CHUNK_MAX} bytes per part")
+    if len(p["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in p["sha256"]):
+        raise _validation("sha256", "the backup's sha256 in 64 lowercase hex digits")
+    if p["offset"] + len(chunk) > p["size"]:
+        raise _validation("offset", "the part reaches past the size")
+    game = m.live("hello").get("game")
+    if game is not None:
+        raise _validation("", f"a game of {game} is on the box: leave it there first")
+    with m._upload_lock:
+        if p["offset"] == 0:
+            m._upload = bytearray()
+            m._upload_sha = p["sha256"]
+            m._upload_pin = None
+        elif p["offset"] != len(m._upload) or p["sha256"] != m._upload_sha:
+            raise _validation("offset", f"the box expects offset {len(m._upload)}; start at 0")
+        given = p.get("pin")
+        known = m._upload_pin
+        if known is None or given is None or not hmac.compare_digest(given, known):
+            m.check_pin(given)  # a part with the PIN the upload began with skips scrypt
+            m._upload_pin = given
+        m._upload += chunk
+        if len(m._upload) < p["size"]:
+            return {"received": len(m._upload), "size": p["size"], "restored": False}
+        data, m._upload = bytes(m._upload), bytearray()
+    if hashlib.sha256(data).hexdigest() != p["sha256"]:
+        raise _validation("sha256", "the parts do not add up to the backup's sha256")
+    restore = getattr(m.device, "restore_backup", None)
+    try:
+        if restore is not None:
+            restore(data)
+        else:
+            m.store.restore(data)
+    except ValueError as exc:
+        raise _validation("data", str(exc)) from exc
+    return {"received": len(data), "size": p["size"], "restored": True}

@@ -40,7 +40,9 @@ PIN_REQUIRED = 3
 WRONG_PIN = 4
 """The "pin" sent is not the admin PIN."""
 DEVICE_ERROR = 5
-"""The device could not do it now (e.g. no spinner sensor)."""
+"""The device could not do it now (e.g. no spinner sensor, or safe mode)."""
+PIN_LOCKED = 6
+"""Too many wrong PINs: PIN calls are refused for a while; data = {"retry_after_s": n}."""
 
 
 class RpcError(Exception):
@@ -96,6 +98,13 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is out of range")
+    return value
+
+
 def decode(line: bytes) -> Any:
     """A line's JSON value; RpcError(PARSE_ERROR) for invalid UTF-8 or invalid JSON."""
     try:
@@ -103,7 +112,7 @@ def decode(line: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise RpcError(PARSE_ERROR, f"parse error: invalid UTF-8 at byte {exc.start}") from None
     try:
-        return json.loads(text, parse_constant=_no_constants)
+        return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
     except (ValueError, RecursionError) as exc:
         raise RpcError(PARSE_ERROR, f"parse error: not JSON ({_short(exc)})") from None
 

@@ -25,6 +25,7 @@ from typing import Protocol
 
 import serial
 
+from ..settings import serial_port_problem
 from .methods import LinkDevice, Methods
 from .protocol import BAUDRATE, MAX_LINE, LineFramer, answer, overlong_line
 
@@ -46,11 +47,15 @@ class _Port(Protocol):
 
 
 class _SerialPort:
-    """A pyserial port (a device path or any pyserial URL)."""
+    """A serial device path. Never a pyserial URL: `spy://` would log the PINs, `socket://`
+    dial out, `loop://?file=` write a file (settings.serial_port_problem refuses them)."""
 
-    def __init__(self, url: str) -> None:
-        self._serial = serial.serial_for_url(
-            url, baudrate=BAUDRATE, timeout=POLL_S, write_timeout=WRITE_TIMEOUT_S
+    def __init__(self, path: str) -> None:
+        problem = serial_port_problem(path)
+        if problem is not None:
+            raise serial.SerialException(problem)
+        self._serial = serial.Serial(
+            path, baudrate=BAUDRATE, timeout=POLL_S, write_timeout=WRITE_TIMEOUT_S
         )
 
     def read(self) -> bytes:
@@ -140,7 +145,7 @@ _held_slaves: dict[int, int] = {}
 
 
 class LinkServer:
-    """Serves the link methods on a port: a path or pyserial URL (str), or an open fd (int)."""
+    """Serves the link methods on a port: a serial device path (str), or an open fd (int)."""
 
     def __init__(self, port: str | int, device: LinkDevice, *, max_line: int = MAX_LINE) -> None:
         self.port = port

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from .. import admin
 from ..games import catalog
 from ..games.base import Seat
 from ..games.catalog import GameEntry, HouseRule, Variant
@@ -291,10 +292,7 @@ def _push(app: App, screen: Screen) -> None:
 
 
 def bestenliste_menu(app: App) -> ListMenu:
-    items = [
-        Item(e.title, partial(_push, app, BestenlisteScreen(e.id)))
-        for e in catalog.entries()
-    ]
+    items = [Item(e.title, partial(_push, app, BestenlisteScreen(e.id))) for e in catalog.entries()]
     return ListMenu("Bestenliste", items)
 
 
@@ -317,12 +315,25 @@ def settings_menu(app: App) -> ListMenu:
         def done(word: str) -> None:
             try:
                 app.store.set_settings({"admin.pin": word})
+                admin.reset(app.store)
                 app.reload_settings()
                 app.replace(Message("Admin-PIN", "PIN gespeichert." if word else "PIN gelöscht."))
             except SettingsError:
                 app.replace(Message("Admin-PIN", "Die PIN braucht 4 bis 8 Ziffern."))
 
         app.push(Speller("Admin-PIN, leer=keine", done, "0123456789", 8, secret=True))
+
+    def clear_pin() -> None:
+        """The box's own reset (the physical box is trusted): no PIN, no lockout."""
+        app.store.set_settings({"admin.pin": ""})
+        admin.reset(app.store)
+        app.reload_settings()
+        app.replace(Message("Admin-PIN", "PIN gelöscht. Der Link ist offen."))
+
+    def pin_menu() -> None:
+        app.push(
+            ListMenu("Admin-PIN", [Item("Neue PIN", spell_pin), Item("PIN löschen", clear_pin)])
+        )
 
     def onoff(key: str) -> str:
         return "an" if app.settings()[key] else "aus"
@@ -340,8 +351,10 @@ def settings_menu(app: App) -> ListMenu:
             lambda: cycle("clock.seconds", CLOCK_SECONDS),
         ),
         Item(
-            lambda: "Admin-PIN: " + ("gesetzt" if app.settings()["admin.pin"] else "keine"),
-            spell_pin,
+            lambda: (
+                "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen"
+            ),
+            pin_menu,
         ),
     ]
     extra = _extra_settings(app)
