@@ -44,7 +44,7 @@ def test_the_bot_decides_from_its_view_alone() -> None:
 def test_the_simulator_agrees_with_the_engine_on_the_same_towers() -> None:
     rng = random.Random(11)
     templates = default_templates()[:3]
-    game = BesenbingoGame({"players": 3})
+    game = BesenbingoGame({"players": 3, "templates": [t.name for t in templates]})
     for _ in range(4):
         deck = rng.sample(range(1, 9), 8)
         state = play(game, deck, seed=5)
@@ -59,6 +59,19 @@ def test_the_exact_expectation_matches_simulated_games() -> None:
     expected = Solver.of(template).expected_score()
     error = scores.std(ddof=1) / np.sqrt(len(scores))
     assert abs(scores.mean() - expected) < 4 * error
+
+
+def test_the_exact_greedy_expectation_matches_games_of_the_level_normal() -> None:
+    template = default_templates()[2]
+    game = BesenbingoGame({"players": 1, "templates": [template.name]})
+    rng = random.Random(8)
+    scores = [
+        play(game, rng.sample(range(1, 9), 8), "normal", seed=rng.randrange(10**6)).scores()[0]
+        for _ in range(300)
+    ]
+    error = np.std(scores, ddof=1) / np.sqrt(len(scores))
+    assert abs(np.mean(scores) - Solver.of(template).greedy_score()) < 4 * error
+    assert Solver.of(template).greedy_score() < Solver.of(template).expected_score()
 
 
 def test_stark_beats_normal_and_leicht_on_average() -> None:

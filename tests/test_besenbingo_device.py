@@ -223,9 +223,9 @@ def test_one_human_and_one_computer_play_to_the_end(tmp_path: Path) -> None:
 
 
 def test_each_seat_plays_its_own_template(tmp_path: Path) -> None:
-    box = game_box(tmp_path, [ANNA, STARK], templates=["Vollmond", "Nebelmoor"])
+    box = game_box(tmp_path, [ANNA, STARK], templates=["Rabenturm", "Irrlicht"])
     sheets = box.top.state.sheets
-    assert [s.template.name for s in sheets] == ["Vollmond", "Nebelmoor"]
+    assert [s.template.name for s in sheets] == ["Rabenturm", "Irrlicht"]
 
 
 def test_an_illegal_choice_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -272,14 +272,14 @@ def test_the_witch_key_steps_through_the_witches_next_to_the_tower(tmp_path: Pat
 
 
 def test_a_computers_sheet_shows_its_whole_template_name(tmp_path: Path) -> None:
-    box = game_box(tmp_path, [ANNA, STARK], templates=["Blocksberg", "Walpurgisnacht"])
+    box = game_box(tmp_path, [ANNA, STARK], templates=["Hexentanz", "Sternschnuppe"])
     press(box, 4)
     press(box, 4)  # Anna crosses; the computer's result follows
     assert isinstance(box.top, ResultsScreen)
     press(box, 3)
     sheet = box.top
     assert isinstance(sheet, SheetScreen) and sheet.readonly
-    assert "Walpurgisnacht" in "".join(shown(box)).replace("-", "")  # on two lines
+    assert "Sternschnuppe" in "".join(shown(box)).replace("-", "")
 
 
 def test_a_sheet_says_when_only_the_minus_field_is_left(tmp_path: Path) -> None:
@@ -318,7 +318,7 @@ def test_two_humans_take_turns_on_their_own_sheets(tmp_path: Path) -> None:
 
 def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) -> None:
     box = empty_box(tmp_path)
-    own = dict(default_boards()["Blocksberg"], name="Eigene")
+    own = dict(default_boards()["Hexentanz"], name="Eigene")
     box.store.put_boards("besenbingo", {"Eigene": own})
     seats = [ANNA, Seat("Bert")]
     setup(box, {"players": 2}, seats, ENTRY.variants[0])
@@ -326,7 +326,7 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     menu = box.top
     assert isinstance(menu, ListMenu)
     labels = [item.text() for item in menu.items]
-    assert labels == ["Anna: Blocksberg", "Bert: Hexenkessel", "Start"]
+    assert labels == ["Anna: Hexentanz", "Bert: Zauberwald", "Start"]
     options = menu.setup
     for _ in range(8):
         options.cycle_template(0)
@@ -337,7 +337,7 @@ def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) 
     table = box.top
     assert isinstance(table, TowerScreen)
     assert table.state.sheets[0].template.name == "Eigene"
-    assert table.session.record.params["templates"][1] == "Hexenkessel"
+    assert table.session.record.params["templates"][1] == "Zauberwald"
     assert [r.id for r in box.store.records()] == [table.session.record_id]
 
 
@@ -392,7 +392,7 @@ def test_the_menu_key_on_a_sheet_opens_the_pause_menu(tmp_path: Path) -> None:
     box = game_box(tmp_path, [ANNA])
     press(box, 4)
     box.dispatch(KeyEvent(Key.K4, long=True))
-    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
 
 
 def test_leaving_from_a_sheet_ends_the_durchgang_unscored(tmp_path: Path) -> None:

@@ -12,9 +12,8 @@ from spielleiter.games.besenbingo.rules import (
     BesenbingoGame,
     encode,
     solo_beaten,
-    solo_round,
 )
-from spielleiter.games.besenbingo.templates import default_templates
+from spielleiter.games.besenbingo.templates import default_templates, retired_templates
 from spielleiter.records import Record
 
 W = {"Wa": "Walpurga", "Me": "Mechthild", "Gr": "Griselda", "Ot": "Ottilie"}
@@ -234,8 +233,9 @@ def test_the_view_shows_sheets_towers_and_choices_but_never_the_silent_tower() -
     assert view["towers_left"] == [1, 2, 4, 5, 6, 7, 8]
     assert 6 in view["towers_left"]  # the silent tower is still among the unknown ones
     assert view["silent_tower"] is None
-    assert view["template"]["name"] == default_templates()[0].name
-    assert view["sheets"][1]["template"] == default_templates()[1].name
+    # no templates named: the first shipped nine, as old paper records were played
+    assert view["template"]["name"] == retired_templates()[0].name
+    assert view["sheets"][1]["template"] == retired_templates()[1].name
     assert [c["action"] for c in view["choices"]] == state.legal_actions()
     assert state.view(1)["choices"] == []  # not seat 1's turn yet
 
@@ -246,6 +246,12 @@ def test_ties_share_the_place() -> None:
     state.sheets[1].progress = (1, 0, 0, 0, 0)
     state.sheets[2].progress = (0, 0, 0, 0, 1)
     assert state.places() == [1, 1, 3]
+
+
+def test_records_name_shipped_templates_retired_ones_too() -> None:
+    old, new = retired_templates()[0].name, default_templates()[0].name
+    game = BesenbingoGame({"players": 2, "templates": [old, new]})
+    assert [t.name for t in game.templates] == [old, new]
 
 
 def test_templates_are_all_different_and_one_per_seat() -> None:
@@ -280,9 +286,13 @@ def test_random_games_replay_from_their_record() -> None:
         assert replay(game, state.history()).view(0) == state.view(0)
 
 
-def test_solo_rounds_use_a_new_template_and_the_previous_score_to_beat() -> None:
-    first, second = solo_round(0, None), solo_round(1, 14)
-    assert first["template"] != second["template"]
-    assert first["to_beat"] is None and second["to_beat"] == 14
+def test_a_solo_round_counts_only_when_it_tops_the_previous_score() -> None:
     assert solo_beaten(None, -3)
     assert solo_beaten(14, 15) and not solo_beaten(14, 14)
+
+
+def test_asked_about_a_legal_move_the_explanation_says_it_is_allowed() -> None:
+    state = solo(example_template(), towers=(8,))
+    for action in state.legal_actions():  # the kombi move among them
+        assert state.explain_illegal(action) == "Dieser Zug ist erlaubt."
+        assert state.explain_illegal(action, "en") == "This move is allowed."

@@ -7,11 +7,14 @@ from spielleiter.games.base import CHANCE, IllegalActionError, Seat
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS
 from spielleiter.games.besenbingo.table import (
     GAME,
+    PAPIER,
     SOLO_KEY,
+    STAND_IN,
     BesenbingoTable,
     digital_durchgang,
     paper_durchgang,
 )
+from spielleiter.games.besenbingo.templates import default_templates, retired_templates
 from spielleiter.games.table import Award, HeadlessHost
 from spielleiter.session import Session
 from spielleiter.store import Store
@@ -111,6 +114,39 @@ def test_paper_play_fills_the_stand_in_sheet_and_scores_nothing(store: Store) ->
     assert table.state.silent_tower == table.session.record.actions[0]
     assert store.awards(table.session.record_id) == []
     assert store.record(table.session.record_id).meta["finished"]
+
+
+def test_paper_records_name_an_offered_template_and_old_ones_still_resume(store: Store) -> None:
+    params, _, _ = paper_durchgang()
+    assert params["templates"] == [default_templates()[0].name]
+    # A paper record from before the templates were retired names none: its stand-in
+    # sheet was played on the first retired template, and it resumes there.
+    old = {"players": 1}
+    session = Session.start(store, GAME, old, [STAND_IN], {"mode": PAPIER}, seed=3)
+    table = BesenbingoTable(HeadlessHost(store), session)
+    table.advance()
+    for _ in range(3):
+        table.proceed()
+    resumed = BesenbingoTable(HeadlessHost(store), Session.resume(store, session.record_id))
+    assert resumed.state.sheets[0].template == retired_templates()[0]
+    assert resumed.state.history() == table.state.history()
+    for _ in range(REVEALS - 3):
+        resumed.proceed()
+    assert resumed.over
+
+
+def test_a_record_naming_a_retired_template_resumes(store: Store) -> None:
+    params = {"players": 1, "templates": [retired_templates()[4].name]}
+    session = Session.start(store, GAME, params, [ANNA], {"mode": "digital"}, seed=5)
+    table = BesenbingoTable(HeadlessHost(store), session)
+    table.advance()
+    table.proceed()
+    table.command(0, table.state.choices(0)[0]["action"])
+    resumed = BesenbingoTable(HeadlessHost(store), Session.resume(store, session.record_id))
+    assert resumed.state.sheets[0].template.name == retired_templates()[4].name
+    assert resumed.state.history() == table.state.history()
+    play_to_the_end(resumed)
+    assert resumed.over
 
 
 def test_the_end_is_one_transaction_with_the_last_cross(store: Store) -> None:

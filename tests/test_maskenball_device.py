@@ -10,21 +10,21 @@ from helpers import assert_golden, run_box, same_pixels
 from PIL import Image
 from spielleiter.app import Box, VirtualClock
 from spielleiter.games.base import Seat
-from spielleiter.games.maskenball.rules import FLY, SECTORS, SPIN, VISIT, colour_letters
+from spielleiter.games.maskenball.rules import BEETLES, FLY, SECTORS, SPIN, VISIT, colour_letters
 from spielleiter.games.maskenball.screens import (
     EndScreen,
     MaskenballScreen,
     WhichSectorScreen,
     setup,
 )
-from spielleiter.games.maskenball.table import visit_news
+from spielleiter.games.maskenball.table import contradiction_question, visit_news
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.hal.spinner import AS5600, Ambiguous, Sector
 from spielleiter.hal.spinner_sim import MAGNET_NONE, SimClock, SimulatedAS5600Bus, SpinMotion
 from spielleiter.spinner_service import SpinnerService
 from spielleiter.store import Store
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import HEIGHT, SOFTKEY_TOP, WIDTH, Canvas
 from spielleiter.ui.fonts import TINY
 from spielleiter.ui.menus import PauseMenu, main_menu, resume_prompt
 from spielleiter.ui.screen import render
@@ -308,6 +308,20 @@ def test_a_beetle_at_the_ball_keeps_its_letter_on_the_flower(tmp_path: Path) -> 
     assert "T" in texts_on(screen)
 
 
+def test_every_contradiction_question_fits_above_the_soft_keys() -> None:
+    for flyer in range(BEETLES):
+        for visited in range(BEETLES):
+            for swapped in (True, False):
+                if visited == flyer:
+                    continue
+                question = contradiction_question(flyer, visited, swapped)
+                canvas = Canvas()
+                Confirm(question, lambda: None, lambda: None).draw(canvas)
+                below = canvas.image.crop((0, SOFTKEY_TOP - 1, WIDTH, HEIGHT))
+                assert below.getbbox() is None, question
+                assert render(Confirm(question, lambda: None, lambda: None)).image.getbbox()
+
+
 def test_a_report_that_contradicts_earlier_visits_is_confirmed_first(tmp_path: Path) -> None:
     box = game_box(tmp_path, mode="physical")
     screen = box.top
@@ -324,7 +338,7 @@ def test_a_report_that_contradicts_earlier_visits_is_confirmed_first(tmp_path: P
     press(box, K1)  # "swapped" contradicts that
     assert isinstance(box.top, Confirm)
     assert box.top.question == (
-        "Nach den früheren Besuchen müssten Rot und Gelb wegdrehen. Wirklich getauscht?"
+        "Bisher gelernt: Rot und Gelb müssten wegdrehen. Wirklich getauscht?"
     )
     assert_golden(box.frame().image, "maskenball_contradiction")
     press(box, K4)  # Nein: the report waits again
@@ -457,11 +471,11 @@ def test_the_pause_menu_switches_tips_and_leaves(tmp_path: Path) -> None:
     screen = box.top
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
-    assert [i.text() for i in box.top.items] == ["Weiter", "Tipps: aus", "Verlassen"]
+    assert [i.text() for i in box.top.items] == ["Weiter", "Tipps: aus", "Hilfe", "Verlassen"]
     box.top.items[1].action()
     assert box.settings()["maskenball.tips"] is True and box.top is screen
     box.dispatch(KeyEvent(Key.K4, long=True))
-    box.top.items[2].action()
+    box.top.items[3].action()
     press(box, K1)  # Ja
     assert box.session is None and box.store.unfinished_record() is None
 

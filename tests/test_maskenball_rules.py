@@ -319,6 +319,31 @@ def test_a_confirmed_contradiction_is_still_played() -> None:
     assert state.partners(0) == [2] and state.consistent_groupings() == []
 
 
+def confirmed_contradiction() -> MaskenballState:
+    """Rot turns away from Orange, Gelb and Türkis (so Rot, Orange, Gelb, Türkis are one
+    group), then Rot and Orange are reported to swap after all, and Rot flies home."""
+    state = physical()
+    for b in (1, 2, 3):
+        play(state, petal(0), VISIT + b, REPORT_TURNED_AWAY)
+    return play(state, petal(0), VISIT + 1, REPORT_SWAPPED, HOME)
+
+
+def test_after_a_confirmed_contradiction_the_least_contradicted_splits_judge() -> None:
+    state = confirmed_contradiction()
+    assert state.consistent_groupings() == []
+    # Breaking one report each: the learnt split, or Orange in the other group instead
+    # of one of Blau, Lila, Pink, Weiß. In all of them Gelb and Türkis share a group.
+    likely = [groupings()[g] for g in state.likely_groupings()]
+    assert sorted(likely) == sorted([0b00001111, 0b00011101, 0b00101101, 0b01001101, 0b10001101])
+    play(state, petal(4), VISIT + 5)  # Blau and Lila: some likely splits swap, some do not
+    assert state.report_is_consistent(swapped=True) and state.report_is_consistent(swapped=False)
+    assert dict(state.chance_outcomes())[REPORT_SWAPPED] == pytest.approx(2 / 5)
+    play(state, REPORT_TURNED_AWAY, petal(2), VISIT + 3)  # Gelb visits Türkis
+    assert state.report_is_consistent(swapped=False)
+    assert not state.report_is_consistent(swapped=True)
+    assert not report_is_consistent(state.reports(), 2, 3, True)
+
+
 def test_the_view_shows_the_table_for_the_screen() -> None:
     state = play(physical(), petal(0), VISIT + 5, REPORT_SWAPPED)
     view = state.view(1)

@@ -209,7 +209,7 @@ def test_a_contradicting_report_needs_confirmation(tmp_path: Path) -> None:
         table.report(False)
     table.supply(SPIN + 0)
     table.command(SEAT, VISIT + 2)  # Rot visits Gelb: they must share a group
-    question = "Nach den früheren Besuchen müssten Rot und Gelb wegdrehen. Wirklich getauscht?"
+    question = "Bisher gelernt: Rot und Gelb müssten wegdrehen. Wirklich getauscht?"
     assert table.contradiction(True) == question and table.contradiction(False) is None
     before = table.session.committed
     with pytest.raises(IllegalActionError, match="Wirklich getauscht"):
@@ -218,6 +218,30 @@ def test_a_contradicting_report_needs_confirmation(tmp_path: Path) -> None:
     table.report(True, confirmed=True)
     assert table.session.record.actions[-1] == REPORT_SWAPPED
     assert table.state.reports()[-1] == (0, 2, True)
+
+
+def test_after_a_confirmed_contradiction_only_what_contradicts_the_likely_splits_is_asked(
+    tmp_path: Path,
+) -> None:
+    table = new_table(tmp_path, mode="physical")
+    for visit in (1, 2, 3):  # Rot turns away from Orange, Gelb, Türkis: one group
+        table.supply(SPIN + 0)
+        table.command(SEAT, VISIT + visit)
+        table.report(False)
+    table.supply(SPIN + 0)
+    table.command(SEAT, VISIT + 1)
+    table.report(True, confirmed=True)  # Rot and Orange swap after all
+    table.command(SEAT, HOME)
+    table.supply(SPIN + 8)
+    table.command(SEAT, VISIT + 5)  # Blau visits Lila: either report fits the likely splits
+    assert table.contradiction(True) is None and table.contradiction(False) is None
+    table.report(False)
+    table.supply(SPIN + 4)
+    table.command(SEAT, VISIT + 3)  # Gelb visits Türkis: every likely split groups them
+    assert table.contradiction(False) is None
+    assert table.contradiction(True) == (
+        "Bisher gelernt: Gelb und Türkis müssten wegdrehen. Wirklich getauscht?"
+    )
 
 
 def test_a_leaf_names_the_player_who_spun_and_passes_the_turn(tmp_path: Path) -> None:

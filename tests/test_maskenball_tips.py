@@ -14,6 +14,7 @@ from spielleiter.games.maskenball.rules import (
     VISIT,
     MaskenballGame,
     MaskenballState,
+    action_name,
     same_group,
 )
 from spielleiter.games.maskenball.tips import (
@@ -72,6 +73,49 @@ def test_the_simulator_agrees_with_the_engine_fed_the_same_chance() -> None:
                 state.apply_action(rollout_policy(state))
         assert (state.won(), spins) == (bool(won[i]), int(used[i])), f"game {i}"
     assert 0 < won.mean() < 1
+
+
+def play_policy(start: MaskenballState, first: int, grouping: int, sectors: np.ndarray) -> bool:
+    """One game on the scalar engine: `first`, then the rollout policy; the magnets of
+    `grouping` answer every visit, the spins come from `sectors` (running out loses)."""
+    state = start.clone()
+    state.apply_action(first)
+    spins = 0
+    while not state.is_terminal():
+        pending = state.pending()
+        if pending == "spin":
+            if spins == len(sectors):
+                return False
+            state.apply_action(SPIN + int(sectors[spins]))
+            spins += 1
+        elif pending == "report":
+            flyer, visited = state.flyer(), state.visited()
+            assert flyer is not None and visited is not None
+            swaps = not same_group(grouping, flyer, visited)
+            state.apply_action(REPORT_SWAPPED if swaps else REPORT_TURNED_AWAY)
+        else:
+            state.apply_action(rollout_policy(state))
+    return state.won()
+
+
+def test_the_tips_agree_with_the_engine_playing_the_same_policy_flying_home_too() -> None:
+    state = MaskenballGame({"mode": "physical"}).new_initial_state()
+    for _ in range(8):  # four ants on the vine
+        state.apply_action(SPIN + 1)
+    for action in (petal(0), VISIT + 4, REPORT_SWAPPED):
+        state.apply_action(action)
+    assert state.vine() == 4 and HOME in state.legal_actions()
+    games, seed = 300, 4
+    advice = tips(state.view(0), games=games, seed=seed, tie_noise=False)
+    assert set(advice.options) == set(state.legal_actions())
+    rng = np.random.default_rng(seed)
+    table = table_from_view(state.view(0))
+    grouping = draw_groupings(table, games, rng)
+    sectors = draw_sectors(table, games, rng)
+    for action, chance in advice.options.items():
+        won = [play_policy(state, action, int(grouping[i]), sectors[i]) for i in range(games)]
+        assert abs(chance - float(np.mean(won))) <= 0.01, (action_name(action), chance)
+    assert 0.05 < advice.options[HOME] < 0.95
 
 
 def test_the_known_turn_away_is_the_worst_visit_and_a_sure_swap_among_the_best() -> None:

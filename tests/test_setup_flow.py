@@ -83,5 +83,5 @@ def test_a_game_without_house_rules_starts_after_the_last_seat(tmp_path: Path) -
     press(box, K2, K3, K3, K3)  # Besenbingo, Digital, 1 Platz
     press(box, K3)  # Ben
     # straight to Besenbingo's own options: no empty house-rules list in between
-    assert labels(box) == ["Durchgänge: 1", "Ben: Blocksberg", "Start"]
+    assert labels(box) == ["Durchgänge: 1", "Ben: Hexentanz", "Start"]
     assert box.store.records() == []

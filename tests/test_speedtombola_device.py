@@ -222,8 +222,8 @@ def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
     labels = [item.text() for item in box.top.items]
-    assert labels == ["Weiter", "A geht", "B geht"]
-    box.top.items[1].action()  # A geht
+    assert labels == ["Weiter", "Hilfe", "A geht", "B geht"]
+    box.top.items[2].action()  # A geht
     box.dispatch(KeyEvent(Key.K1))  # Ja
     box.settle()
     session = box.session
@@ -236,8 +236,8 @@ def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
 def test_leaving_alone_abandons_the_match_without_penalty(tmp_path: Path) -> None:
     box = solo_box(tmp_path)
     box.dispatch(KeyEvent(Key.K4, long=True))
-    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
-    box.top.items[1].action()
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
+    box.top.items[2].action()
     box.dispatch(KeyEvent(Key.K1))
     assert box.session is None
     assert box.store.unfinished_record() is None
@@ -379,7 +379,7 @@ def test_a_long_menu_key_on_rat_or_info_opens_the_pause_menu_and_the_clock_waits
     assert box.session.committed == committed  # Rat and Info stop the clock
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
-    assert [item.text() for item in box.top.items] == ["Weiter", "Verlassen"]
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
 
 
 def test_a_long_menu_key_on_the_tafel_opens_the_pause_menu(tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ class Solver:
         self._moves_at: dict[int, tuple[int, list[tuple[int, int, int, int]]]] = {}
         self._landings: dict[int, list[tuple[int, int, int, int]]] = {}
         self._values: dict[int, float] = {}
+        self._greedy: dict[int, float] = {}
 
     @staticmethod
     @lru_cache(maxsize=16)
@@ -134,6 +135,33 @@ class Solver:
         self._values[key] = result
         return result
 
+    def _greedy_value(self, unknown: int, crossed: int, packed: int) -> float:
+        """Like _value, for a player who takes the most points this turn (ties at random)."""
+        if unknown & (unknown - 1) == 0:
+            return 0.0
+        crossed &= self._relevant[unknown]
+        key = unknown | crossed << 8 | packed << 24
+        found = self._greedy.get(key)
+        if found is not None:
+            return found
+        total = 0.0
+        count = 0
+        last = unknown.bit_count() == 2
+        for bit, _, i, _ in self._towers:
+            if unknown & bit:
+                count += 1
+                best, moves = self._moves(i, crossed, packed)
+                if last:
+                    total += best
+                    continue
+                rest = unknown ^ bit
+                top = [(c, d) for _, g, c, d in moves if g == best]
+                later = sum(self._greedy_value(rest, crossed | c, packed + d) for c, d in top)
+                total += best + later / len(top)
+        result = total / count
+        self._greedy[key] = result
+        return result
+
     def value(self, unknown: int, crossed: int, progress: Progress) -> float:
         """Expected points still to come with `unknown` (bitmask) towers not yet revealed."""
         return self._value(unknown, crossed, _pack(progress))
@@ -149,6 +177,11 @@ class Solver:
     def expected_score(self) -> float:
         """The expected final score of the strongest play, before the silent tower is drawn."""
         return self.value(_ALL, 0, _START)
+
+    def greedy_score(self) -> float:
+        """The expected final score of a player who always takes the most points this turn
+        (the level "normal"; equal gains drawn at random), before the silent tower is drawn."""
+        return self._greedy_value(_ALL, 0, _pack(_START))
 
     def best_move(self, revealed: Sequence[int], crossed: int, progress: Progress) -> list[int]:
         """The moves at the latest revealed tower with the highest expectation."""

@@ -40,7 +40,7 @@ from spielleiter.games.besenbingo.templates import (
     TOWERS,
     Template,
     TemplateError,
-    default_templates,
+    retired_templates,
     template_by_name,
     validate_template,
 )
@@ -173,8 +173,10 @@ class BesenbingoGame(Game):
     @staticmethod
     def _resolve(entries: Sequence[Any] | None, players: int) -> list[Template]:
         if entries is None:
-            defaults = default_templates()
-            return [defaults[i % len(defaults)] for i in range(players)]
+            # Records made before the retired templates were replaced name none (paper
+            # play's stand-in sheet): they replay on the templates they were played on.
+            first = retired_templates()
+            return [first[i % len(first)] for i in range(players)]
         if not isinstance(entries, Sequence) or len(entries) != players:
             raise ParameterError("besenbingo: templates needs one template per seat")
         result = []
@@ -288,6 +290,8 @@ class BesenbingoState(State):
         sheet = self.sheets[player]
         tower = self.current_tower
         options = [a for a, _ in self._options(player)]
+        if action in options:
+            return text["legal"]
         if action == MINUS:
             return text["minus"]
         if options == [MINUS]:
@@ -309,7 +313,8 @@ class BesenbingoState(State):
         nxt = fields[sheet.progress[r]]
         if not nxt.fits(field):
             return text["no_fit"].format(field.witch, field.copilot, ROW_TITLES[row])
-        # Only hexe, copilot and paar compete on value; the kombi row never forbids one.
+        # The move is illegal though its row fits: only hexe, copilot and paar compete on
+        # value (the kombi row never forbids one), so a more valuable one of them fits.
         rows = row_options(sheet.template, cell, sheet.progress)
         best, gain = max(((r, g) for r, g in rows if r < 3), key=lambda o: o[1])
         return text["better"].format(ROW_TITLES[ROWS[best]], gain, nxt.value)
@@ -392,6 +397,7 @@ _REASONS: dict[str, dict[str, str]] = {
         "no_tower": "Turm {} gibt es nicht.",
         "tower_gone": "Turm {} ist nicht mehr im Stapel.",
         "generic": "Dieser Zug ist jetzt nicht erlaubt.",
+        "legal": "Dieser Zug ist erlaubt.",
         "minus": "Ein Minusfeld nur, wenn keine Hexe passend landen kann.",
         "must_minus": "Keine Hexe kann an Turm {} landen: das nächste Minusfeld streichen.",
         "tower_cell": "Dort steht ein Turm, keine Hexe.",
@@ -406,6 +412,7 @@ _REASONS: dict[str, dict[str, str]] = {
         "no_tower": "There is no tower {}.",
         "tower_gone": "Tower {} is no longer in the deck.",
         "generic": "This move is not allowed now.",
+        "legal": "This move is allowed.",
         "minus": "A minus field only when no witch can land on a fitting field.",
         "must_minus": "No witch can land at tower {}: cross the next minus field.",
         "tower_cell": "That cell is a tower, not a witch.",
@@ -418,19 +425,6 @@ _REASONS: dict[str, dict[str, str]] = {
 }
 
 
-def solo_round(round_index: int, previous_score: int | None) -> dict[str, Any]:
-    """Solo variant: round `round_index` (0-based) uses its own template; beat the last score.
-
-    Returns the template name for the round and the score to beat (None in round 0).
-    """
-    templates = default_templates()
-    return {
-        "template": templates[round_index % len(templates)].name,
-        "to_beat": previous_score,
-    }
-
-
 def solo_beaten(previous_score: int | None, score: int) -> bool:
     """Whether a solo round topped the previous one (the first round always counts)."""
     return previous_score is None or score > previous_score
-

@@ -32,7 +32,7 @@ from typing import Any
 from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State
 from spielleiter.games.besenbingo import bots
 from spielleiter.games.besenbingo.rules import BesenbingoState, solo_beaten
-from spielleiter.games.besenbingo.templates import Template, default_boards
+from spielleiter.games.besenbingo.templates import Template, default_boards, default_templates
 from spielleiter.games.table import Award, Host, Table
 from spielleiter.session import Session
 from spielleiter.store import Store
@@ -67,8 +67,10 @@ def board_param(store: Store, name: str) -> str | dict[str, Any]:
 
 
 def paper_durchgang() -> NewRecord:
-    """Paper play: one stand-in seat, no templates of the players (the box turns towers)."""
-    return {"players": 1}, [STAND_IN], {"mode": PAPIER}
+    """Paper play: one stand-in seat on the first shipped template, named in the record
+    (no player has a template: the box only turns the towers)."""
+    params = {"players": 1, "templates": [default_templates()[0].name]}
+    return params, [STAND_IN], {"mode": PAPIER}
 
 
 def digital_durchgang(

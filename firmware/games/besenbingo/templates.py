@@ -16,7 +16,7 @@ Example::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -30,7 +30,9 @@ COPILOTS = ("Katze", "Rabe", "Ratte")
 """Every witch flies with one of these copilots."""
 ROWS = ("hexe", "copilot", "paar", "kombi")
 """The score-bar rows a landing witch can cross, in action order (minus is apart)."""
-MIN_MINUS_FIELDS = 7
+REVEALS_PER_DURCHGANG = 7
+"""Towers revealed in a Durchgang (the eighth stays silent): no sheet crosses more fields."""
+MIN_MINUS_FIELDS = REVEALS_PER_DURCHGANG
 """Seven towers are revealed, so seven minus fields always suffice."""
 MAX_VALUE = 10
 """Field values lie in -MAX_VALUE..MAX_VALUE (keeps the game's utility bounds honest)."""
@@ -292,6 +294,47 @@ def _row(data: Any, path: str, keys: set[str], witches: tuple[str, ...]) -> tupl
     return tuple(result)
 
 
+def _describe(field: BarField) -> str:
+    return " with ".join(name for name in (field.witch, field.copilot) if name)
+
+
+def _reachable(row: Sequence[BarField], fields: Sequence[WitchField], paths: list[str]) -> None:
+    """Refuse a row field that no Durchgang can ever cross.
+
+    A row is crossed left to right, one witch field per cross and each witch field lands
+    once, so field i can be crossed only when fields 0..i can be matched to i + 1
+    different witch fields of the grid that fit them (and i < REVEALS_PER_DURCHGANG).
+    """
+    owner: dict[int, int] = {}
+    """Witch field index -> the row field it is matched to."""
+
+    def place(i: int, seen: set[int]) -> bool:
+        for w, field in enumerate(fields):
+            if w in seen or not row[i].fits(field):
+                continue
+            seen.add(w)
+            if w not in owner or place(owner[w], seen):
+                owner[w] = i
+                return True
+        return False
+
+    for i, field in enumerate(row):
+        if not any(field.fits(w) for w in fields):
+            message = f"no witch field on the grid is {_describe(field)}: it can never be crossed"
+            raise TemplateError(paths[i], message)
+        _expect(
+            i < REVEALS_PER_DURCHGANG,
+            paths[i],
+            f"can never be crossed: a Durchgang reveals only {REVEALS_PER_DURCHGANG} towers",
+        )
+        _expect(
+            place(i, set()),
+            paths[i],
+            f"can never be crossed: the grid has too few witch fields for {_describe(field)} "
+            "to cross the row up to here",
+        )
+
+
 def validate_template(data: Any) -> Template:
     """Read a template from JSON data; TemplateError names the first bad field."""
     data = _object(data, "", {"name", "grid", "bar"}, optional={"witches"})
@@ -312,6 +355,19 @@ def validate_template(data: Any) -> Template:
                 "bar.kombi",
                 f"the pair {kombi_witch} + {kombi_copilot} appears on the grid at grid[{r}][{c}]",
             )
+    kombi_fields = (
+        BarField(0, witch=kombi_witch),
+        BarField(kombi_value, copilot=kombi_copilot),
+    )
+    rows = {
+        "hexe": _row(bar["hexe"], "bar.hexe", {"witch"}, names),
+        "copilot": _row(bar["copilot"], "bar.copilot", {"copilot"}, names),
+        "paar": _row(bar["paar"], "bar.paar", {"witch", "copilot"}, names),
+    }
+    fields = [cell for row in grid for cell in row if isinstance(cell, WitchField)]
+    for row_name, row_fields in rows.items():
+        _reachable(row_fields, fields, [f"bar.{row_name}[{i}]" for i in range(len(row_fields))])
+    _reachable(kombi_fields, fields, ["bar.kombi.witch", "bar.kombi.copilot"])
     minus = _list(bar["minus"], "bar.minus")
     _expect(
         len(minus) >= MIN_MINUS_FIELDS,
@@ -321,13 +377,10 @@ def validate_template(data: Any) -> Template:
     return Template(
         name=name.strip(),
         grid=grid,
-        hexe=_row(bar["hexe"], "bar.hexe", {"witch"}, names),
-        copilot=_row(bar["copilot"], "bar.copilot", {"copilot"}, names),
-        paar=_row(bar["paar"], "bar.paar", {"witch", "copilot"}, names),
-        kombi=(
-            BarField(0, witch=kombi_witch),
-            BarField(kombi_value, copilot=kombi_copilot),
-        ),
+        hexe=rows["hexe"],
+        copilot=rows["copilot"],
+        paar=rows["paar"],
+        kombi=kombi_fields,
         minus=tuple(
             _value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)
         ),
@@ -335,28 +388,109 @@ def validate_template(data: Any) -> Template:
     )
 
 
+# --- telling templates apart ---------------------------------------------------------
+
+
+@cache
+def _symmetries() -> tuple[tuple[int, ...], ...]:
+    """The 8 rotations and mirrorings of the grid, each as the cell read at every index."""
+    result = []
+    for turns in range(4):
+        for mirror in (False, True):
+            perm = []
+            for i in range(SIZE * SIZE):
+                r, c = divmod(i, SIZE)
+                if mirror:
+                    c = SIZE - 1 - c
+                for _ in range(turns):
+                    r, c = c, SIZE - 1 - r
+                perm.append(r * SIZE + c)
+            result.append(tuple(perm))
+    return tuple(result)
+
+
+class _Numbering:
+    """Numbers witches and copilots in the order they are first asked for (None: -1)."""
+
+    def __init__(self) -> None:
+        self.witches: dict[str | None, int] = {None: -1}
+        self.copilots: dict[str | None, int] = {None: -1}
+
+    def __call__(self, witch: str | None, copilot: str | None) -> tuple[int, int]:
+        return (
+            self.witches.setdefault(witch, len(self.witches) - 1),
+            self.copilots.setdefault(copilot, len(self.copilots) - 1),
+        )
+
+
+def _shape(template: Template, with_bar: bool) -> tuple:
+    """The template up to rotation, mirroring and renaming witches, copilots and towers:
+    the smallest of its 8 turned or mirrored readings, each with witches and copilots
+    numbered in the order they first appear (towers are all alike)."""
+    readings = []
+    for perm in _symmetries():
+        key = _Numbering()
+        cells = tuple(
+            key(cell.witch, cell.copilot) if isinstance(cell, WitchField) else (-2, -2)
+            for cell in (template.cell(i) for i in perm)
+        )
+        bar: tuple = ()
+        if with_bar:
+            bar = tuple(
+                tuple((*key(f.witch, f.copilot), f.value) for f in template.row(row))
+                for row in ROWS
+            ) + (template.minus,)
+        readings.append((cells, bar))
+    return min(readings)
+
+
+def grid_shape(template: Template) -> tuple:
+    """The grid's layout up to rotation, mirroring and renaming witches, copilots and
+    towers: two templates with equal shapes are on the same grid."""
+    return _shape(template, with_bar=False)
+
+
+def same_game(one: Template, other: Template) -> bool:
+    """Whether two templates play the same game: grid and bar equal up to rotation,
+    mirroring and renaming witches, copilots and towers (their names aside)."""
+    return _shape(one, with_bar=True) == _shape(other, with_bar=True)
+
+
+def twin_of(template: Template, others: Sequence[Template]) -> Template | None:
+    """The first of `others` with another name that plays the same game, if any."""
+    return next((o for o in others if o.name != template.name and same_game(template, o)), None)
+
+
 # --- the shipped templates -----------------------------------------------------
+
+
+def _load(file: str) -> tuple[Template, ...]:
+    text = resources.files(__package__).joinpath(f"data/{file}").read_text(encoding="utf-8")
+    result = []
+    for i, item in enumerate(json.loads(text)):
+        try:
+            result.append(validate_template(item))
+        except TemplateError as exc:
+            raise TemplateError(f"{file}[{i}].{exc.path}", exc.message) from None
+    return tuple(result)
 
 
 @cache
 def default_templates() -> tuple[Template, ...]:
-    """The nine shipped templates, in seat order (seat i gets template i by default)."""
-    text = resources.files(__package__).joinpath("data/templates.json").read_text(
-        encoding="utf-8"
-    )
-    items = json.loads(text)
-    result = []
-    for i, item in enumerate(items):
-        try:
-            result.append(validate_template(item))
-        except TemplateError as exc:
-            raise TemplateError(f"default[{i}].{exc.path}", exc.message) from None
-    return tuple(result)
+    """The nine shipped templates offered for new games, in seat order."""
+    return _load("templates.json")
+
+
+@cache
+def retired_templates() -> tuple[Template, ...]:
+    """The first nine shipped templates (five grids among them): no longer offered, kept
+    so that the records that name them replay and resume."""
+    return _load("retired.json")
 
 
 def template_by_name(name: str) -> Template:
-    """A shipped template by its name (KeyError naming the known ones)."""
-    for t in default_templates():
+    """A shipped template by its name, a retired one too (KeyError naming the offered)."""
+    for t in (*default_templates(), *retired_templates()):
         if t.name == name:
             return t
     known = ", ".join(t.name for t in default_templates())

@@ -138,9 +138,22 @@ def consistent_groupings(reports: Iterable[Report]) -> list[int]:
     ]
 
 
+def likely_groupings(reports: Iterable[Report]) -> list[int]:
+    """The groupings that agree with every report; after a confirmed contradiction (none
+    agrees with all), those that break the fewest reports."""
+    reports = list(reports)
+    breaks = [
+        sum(same_group(g, a, b) == swapped for a, b, swapped in reports)
+        for g in range(len(groupings()))
+    ]
+    return [g for g, n in enumerate(breaks) if n == min(breaks)]
+
+
 def report_is_consistent(reports: Iterable[Report], a: int, b: int, swapped: bool) -> bool:
-    """Whether a new report (a, b, swapped) fits at least one grouping with the earlier ones."""
-    return bool(consistent_groupings([*reports, (a, b, swapped)]))
+    """Whether a new report (a, b, swapped) fits at least one of the likely groupings of
+    the earlier reports (all that agree with them, or after a confirmed contradiction
+    those that break the fewest): a contradiction once confirmed is not asked again."""
+    return any(same_group(g, a, b) != swapped for g in likely_groupings(reports))
 
 
 def default_sector_probabilities() -> list[float]:
@@ -438,13 +451,16 @@ class MaskenballState(State):
         assert self._flyer is not None and self._visited is not None
         return report_is_consistent(self._reports, self._flyer, self._visited, swapped)
 
+    def likely_groupings(self) -> list[int]:
+        """The groupings that agree with every visit, or after a confirmed contradiction
+        those that break the fewest reports (see :func:`likely_groupings`)."""
+        return likely_groupings(self._reports)
+
     def swap_probability(self) -> float:
-        """The share of consistent groupings in which the pending visit swaps (0.5 if none)."""
+        """The share of the likely groupings in which the pending visit swaps."""
         a, b = self._flyer, self._visited
         assert a is not None and b is not None
-        gs = self.consistent_groupings()
-        if not gs:
-            return 0.5
+        gs = self.likely_groupings()
         return sum(1 for g in gs if not same_group(g, a, b)) / len(gs)
 
     # --- what the screen shows ------------------------------------------

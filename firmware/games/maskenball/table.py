@@ -12,13 +12,11 @@ that contradicts the earlier visits must be confirmed.
     >>> from spielleiter.games.base import Seat
     >>> from spielleiter.games.table import HeadlessHost
     >>> from spielleiter.session import Session
-
-if TYPE_CHECKING:
-    from spielleiter.games.maskenball.tips import Tips
     >>> from spielleiter.store import Store
     >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite3")
     >>> session = Session.start(store, "maskenball", {"mode": "digital"}, [Seat("Tisch")], seed=1)
     >>> table = MaskenballTable(HeadlessHost(store), session)
+    >>> table.advance()                # the box draws the magnets
     >>> table.state.pending()          # the magnets are drawn: the first spin waits
     'spin'
     >>> 0 <= table.spin() < SECTORS
@@ -66,6 +64,16 @@ WIN_POINTS = 10
 """Bestenliste points of a won game, before the vine fields still free are added."""
 NEWS_CHARS = 32
 """The longest news line: one line of the panel's smallest font."""
+
+
+def contradiction_question(flyer: int, visited: int, swapped: bool) -> str:
+    """The question a report `swapped` of the visit flyer -> visited must confirm when the
+    earlier visits say the opposite; four lines of the panel for every pair of colours."""
+    expected = "wegdrehen" if swapped else "tauschen"
+    return (
+        f"Bisher gelernt: {COLOURS[flyer]} und {COLOURS[visited]} müssten {expected}. "
+        + ("Wirklich getauscht?" if swapped else "Wirklich weggedreht?")
+    )
 
 
 class MaskenballTable(Table):
@@ -124,17 +132,15 @@ class MaskenballTable(Table):
         self.supply(REPORT_SWAPPED if swapped else REPORT_TURNED_AWAY)
 
     def contradiction(self, swapped: bool) -> str | None:
-        """The question to confirm when reporting `swapped` contradicts the earlier visits."""
+        """The question to confirm when reporting `swapped` contradicts the earlier visits
+        (after a confirmed contradiction: their likely groupings). It fits four lines of
+        the panel above the soft keys for every pair of colours."""
         state = self.state
         if state.report_is_consistent(swapped):
             return None
         flyer, visited = state.flyer(), state.visited()
         assert flyer is not None and visited is not None
-        expected = "wegdrehen" if swapped else "tauschen"
-        return (
-            f"Nach den früheren Besuchen müssten {COLOURS[flyer]} und {COLOURS[visited]} "
-            f"{expected}. " + ("Wirklich getauscht?" if swapped else "Wirklich weggedreht?")
-        )
+        return contradiction_question(flyer, visited, swapped)
 
     # --- what the screens ask ---------------------------------------------------
     def candidates(self) -> list[int]:

@@ -2,7 +2,8 @@
 
 The tips see only the view (the table and every visit's outcome), never the drawn
 magnets. They play many continuations at once as numpy arrays: each game draws
-its hidden grouping from those consistent with what was learnt, and the spins
+its hidden grouping from those consistent with what was learnt (after a confirmed
+contradiction: those that break the fewest reports), and the spins
 still to come from the sector probabilities. Knowledge is a 35-bit mask of the
 groupings still possible, so "how likely does this visit swap?" is a popcount.
 
@@ -39,8 +40,8 @@ from spielleiter.games.maskenball.rules import (
     PENDING_VISIT,
     PENDING_VISIT_OR_HOME,
     VISIT,
-    consistent_groupings,
     groupings,
+    likely_groupings,
     same_group,
 )
 
@@ -108,7 +109,7 @@ def table_from_view(view: Mapping[str, Any]) -> Table:
     import numpy as np
 
     reports = [(int(a), int(b), bool(s)) for a, b, s in view["reports"]]
-    possible = consistent_groupings(reports) or _least_contradicted(reports)
+    possible = likely_groupings(reports)
     dots = np.array(view["dots"])
     swapped = np.zeros(BEETLES, dtype=np.uint8)
     for b, partners in enumerate(view["partners"]):
@@ -125,14 +126,6 @@ def table_from_view(view: Mapping[str, Any]) -> Table:
         flyer=-1 if view["flyer"] is None else int(view["flyer"]),
         sector_probabilities=view["sector_probabilities"],
     )
-
-
-def _least_contradicted(reports: Sequence[tuple[int, int, bool]]) -> list[int]:
-    """After a confirmed contradiction: the groupings that break the fewest reports."""
-    breaks = [
-        sum(same_group(g, a, b) == s for a, b, s in reports) for g in range(len(groupings()))
-    ]
-    return [g for g, n in enumerate(breaks) if n == min(breaks)]
 
 
 def draw_groupings(table: Table, games: int, rng: np.random.Generator) -> np.ndarray:
@@ -196,7 +189,8 @@ def simulate(
             else np.zeros((n, BEETLES), dtype=np.int16)
         ),
     )
-    forced = first_visit
+    forced = -1 if first_visit == -2 else first_visit
+    """A visit still to force; flying home was done above, and the next flyer visits freely."""
     while live.index.size:
         g = live
         m = g.index.size
@@ -326,11 +320,14 @@ def _options(view: Mapping[str, Any]) -> list[int]:
     return []
 
 
-def tips(view: Mapping[str, Any], games: int = 2000, seed: int = 0) -> Tips:
+def tips(
+    view: Mapping[str, Any], games: int = 2000, seed: int = 0, tie_noise: bool = True
+) -> Tips:
     """Win chances of each option of the pending decision, from `games` simulated games each.
 
     Every option plays the same hidden groupings and spins (common random numbers), so
-    their difference is the option's, not the dice's.
+    their difference is the option's, not the dice's. `tie_noise=False` breaks the
+    policy's ties to the lowest index, as the scalar engine's tests do.
     """
     import numpy as np
 
@@ -341,7 +338,9 @@ def tips(view: Mapping[str, Any], games: int = 2000, seed: int = 0) -> Tips:
 
     def chance(first_visit: int = -1, flyer: int | None = None) -> float:
         start = table if flyer is None else _with_flyer(table, flyer)
-        won, _ = simulate(start, grouping, sectors, np.random.default_rng(seed), first_visit)
+        won, _ = simulate(
+            start, grouping, sectors, np.random.default_rng(seed), first_visit, tie_noise
+        )
         return float(won.mean())
 
     options: dict[int, float] = {}
