@@ -1,0 +1,625 @@
+"""Bungee on the panel: the hand, the discard choice, the calls, the round sheet.
+
+Gegen Computer: the others at the top (cards in hand, their calls, who still owes the
+last turn), the lucky number, the top discard and the pile in a line, your hand as card
+faces (the lucky number's cards drawn inverted: they count 0), the news line, and four
+soft keys: Wahl (the next card group, several equal cards or fewer), Ablegen, Bungee,
+Nehmen. After a take the same keys choose the discard.
+
+Karten am Tisch: the player to move with the lucky number, the calls and the last
+turns; keys: 6 (one press per 6 discarded), Zug, Bungee. The dealer enters the lucky
+number in two presses; at the round's end each hand is entered in a key tree (tens,
+a group of three or four, the number: three presses below 20, four from 20), with a
+key for each Bungee card held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.bungee.rules import (
+    BUNGEE,
+    HOUSE_RULES,
+    Move,
+    Phase,
+    RoundResult,
+    discard_action,
+    face_name,
+    hand_action,
+    lucky_action,
+    zug_action,
+)
+from spielleiter.games.bungee.table import BungeeTable
+from spielleiter.games.catalog import Variant
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import SMALL, TEXT, TINY
+from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.menus import launch
+from spielleiter.ui.screen import App, Screen, SoftKey
+
+GAME = "bungee"
+TISCH = "tisch"
+
+
+def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
+    """After the menu's seats and rounds: the way to play chosen first is the mode."""
+    mode = TISCH if variant is not None and variant.name == TISCH else "digital"
+    settings = app.settings()
+    rules = {name: bool(settings.get(f"{GAME}.{name}", d)) for name, d in HOUSE_RULES.items()}
+    launch(app, GAME, {**params, **rules, "mode": mode}, list(seats))
+
+
+def start(app: App, table: BungeeTable) -> Screen:
+    """The first screen of a new or resumed Bungee match."""
+    return PlayScreen(app, table)
+
+
+def short_name(name: str, chars: int) -> str:
+    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
+    if len(name) <= chars:
+        return name
+    head, _, number = name.rpartition(" ")
+    if number.isdigit() and head and len(number) < chars:
+        return head[: chars - len(number)] + number
+    return name[:chars]
+
+
+def card_label(face: int) -> str:
+    return "B" if face == BUNGEE else str(face)
+
+
+def draw_card(
+    canvas: Canvas, x: int, y: int, face: int, lucky: int | None, w: int = 18, h: int = 19
+) -> None:
+    """A card face: its number (B for Bungee, hatched corner); the lucky number inverted."""
+    canvas.rect((x, y, x + w - 1, y + h - 1))
+    canvas.text_center(y + 4, card_label(face), TEXT, x, x + w)
+    if face == BUNGEE:
+        canvas.hatch((x + 2, y + 2, x + 5, y + 4))
+        canvas.hatch((x + w - 6, y + h - 5, x + w - 3, y + h - 3))
+    if face == lucky:
+        canvas.invert((x + 1, y + 1, x + w - 2, y + h - 2))
+
+
+class PlayScreen(GameScreen):
+    """The table: your hand and the choices (digital), or the turn keeper (real cards)."""
+
+    table: BungeeTable
+
+    def __init__(self, app: App, table: BungeeTable) -> None:
+        super().__init__(app, table)
+        humans = table.humans()
+        self.you = humans[0] if humans else 0
+        """The seat whose hand is drawn: the human to move (or who moved last)."""
+        self.cursor = -1
+        """The chosen card group among `options()` (-1: none chosen yet)."""
+        self.sixes = 0
+        """Real cards: the 6s pressed for the turn being entered."""
+        self.lucky_group = 0
+        """Real cards: the group of the lucky number chosen by the first press (0: none)."""
+        self.flash = ""
+
+    # --- following the table ---------------------------------------------------
+    def enter(self) -> None:
+        self.table.advance()
+        self.follow()
+
+    def tick(self, now: float) -> None:
+        self.follow()
+
+    def follow(self) -> None:
+        """Show what the table waits for: a round's sheet, the hands, the Endstand."""
+        table = self.table
+        if table.human_to_move() and table.to_move() != self.you:
+            self.you = table.to_move()
+            self.cursor = -1
+        if self.app.top is not self or table.closed:
+            return
+        round_index = table.sheet_round()
+        if round_index is not None:
+            self.app.push(SheetScreen(self, round_index))
+        elif table.standings_due():
+            self.app.push(StandingsScreen(self))
+        elif table.tisch and table.state.phase == Phase.ENTER and self.awaits_key():
+            self.app.push(HandsScreen(self))
+
+    def awaits_key(self) -> bool:
+        table = self.table
+        return table.human_to_move() and table.waiting_for(table.to_move())
+
+    def command(self, action: int) -> None:
+        """The human to move acts; a refusal shows its reason."""
+        table = self.table
+        if not self.awaits_key():
+            return
+        try:
+            table.command(table.to_move(), action)
+        except IllegalActionError as refused:
+            self.flash = str(refused)
+            return
+        self.flash = ""
+        self.cursor = -1
+        self.sixes = 0
+        self.lucky_group = 0
+        self.follow()
+
+    # --- the digital hand ------------------------------------------------------------
+    def hand(self) -> list[int]:
+        return list(self.table.state.view(self.you)["hand"])
+
+    def options(self) -> list[tuple[int, int]]:
+        """(face, count) the player may discard now: each group whole, then fewer."""
+        state = self.table.state
+        found = []
+        for action in state.legal_actions() if self.awaits_key() else []:
+            if action >= 10 and action < 200:
+                face, count = divmod(action, 10)
+                found.append((face, count))
+        return sorted(found, key=lambda fc: (fc[0], -fc[1]))
+
+    def chosen(self) -> tuple[int, int] | None:
+        options = self.options()
+        if not options:
+            return None
+        if not 0 <= self.cursor < len(options):
+            self.cursor = len(options) - 1
+            face = options[-1][0]
+            self.cursor = next(i for i, o in enumerate(options) if o[0] == face)
+        return options[self.cursor]
+
+    # --- keys ----------------------------------------------------------------------------
+    def softkeys(self) -> list[SoftKey | None]:
+        if not self.awaits_key():
+            return [None, None, None, None]
+        state = self.table.state
+        if self.table.tisch:
+            if state.phase == Phase.LUCKY:
+                if self.lucky_group:
+                    lo = self.lucky_group
+                    return [SoftKey(str(lo), "1"), SoftKey(str(lo + 1), "2"),
+                            SoftKey(str(lo + 2), "3"), SoftKey("Zurück", "\x08")]  # fmt: skip
+                return [SoftKey("1-3", "1"), SoftKey("4-6", "2"), SoftKey("7-9", "3"),
+                        SoftKey("10", "0")]  # fmt: skip
+            return [
+                SoftKey(f"6 ({self.sixes})" if self.sixes else "6", "6"),
+                SoftKey("Zug", "z\n "),
+                SoftKey("Bungee", "b"),
+                None,
+            ]
+        taken = state.phase == Phase.TAKEN
+        legal = state.legal_actions()
+        return [
+            SoftKey("Wahl", "w"),
+            SoftKey("Ablegen", "a\n "),
+            SoftKey("Bungee", "b") if Move.CALL in legal else None,
+            SoftKey("Nehmen", "n") if Move.TAKE in legal and not taken else None,
+        ]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long or not self.awaits_key():
+            return
+        if self.table.tisch:
+            self.tisch_key(event.key)
+            return
+        state = self.table.state
+        if event.key == Key.K1:
+            options = self.options()
+            self.chosen()
+            self.cursor = (self.cursor + 1) % max(1, len(options))
+        elif event.key == Key.K2:
+            chosen = self.chosen()
+            if chosen is not None:
+                self.command(discard_action(*chosen))
+        elif event.key == Key.K3:
+            self.command(Move.CALL)
+        elif event.key == Key.K4 and state.phase == Phase.TURN:
+            self.command(Move.TAKE)
+
+    def tisch_key(self, key: Key) -> None:
+        state = self.table.state
+        if state.phase == Phase.LUCKY:
+            if self.lucky_group:
+                if key == Key.K4:
+                    self.lucky_group = 0
+                else:
+                    self.command(lucky_action(self.lucky_group + key.value - 1))
+            elif key == Key.K4:
+                self.command(lucky_action(10))
+            else:
+                self.lucky_group = 1 + 3 * (key.value - 1)
+            return
+        if key == Key.K1:
+            self.sixes = (self.sixes + 1) % 6
+        elif key == Key.K2:
+            self.command(zug_action(self.sixes))
+        elif key == Key.K3:
+            self.command(Move.CALL)
+
+    # --- drawing -------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        table = self.table
+        state = table.state
+        self.draw_others(canvas)
+        canvas.line((0, 14, WIDTH - 1, 14))
+        if table.tisch:
+            self.draw_tisch(canvas)
+            return
+        lucky = state.lucky
+        top = state.top
+        line = f"Glück {lucky if lucky is not None else '-'}"
+        line += f"  Ablage {card_label(top) if top else '-'}  Stapel {state.pile_count}"
+        canvas.text((1, 16), line, TINY)
+        hand = self.hand()
+        chosen = self.chosen()
+        picked = 0
+        x = 1
+        for face in hand:
+            draw_card(canvas, x, 23, face, lucky)
+            if chosen and face == chosen[0] and picked < chosen[1]:
+                canvas.line((x + 1, 43, x + 16, 43))
+                canvas.line((x + 1, 44, x + 16, 44))
+                picked += 1
+            x += 20
+        if state.phase == Phase.TAKEN and state.taken and self.you == table.to_move():
+            canvas.text_right(WIDTH - 1, 24, "neu:", TINY)
+            canvas.text_right(WIDTH - 1, 31, face_name(state.taken), SMALL)
+        self.draw_status(canvas)
+
+    def draw_status(self, canvas: Canvas) -> None:
+        """The news line; a refusal's reason over the cards, wrapped."""
+        if self.flash and self.awaits_key():
+            canvas.rect((0, 22, WIDTH - 1, 54), fill=0)
+            canvas.wrap((2, 24), self.flash, SMALL, WIDTH - 4)
+            return
+        line = self.status_line()
+        if len(line) <= 25:
+            canvas.text((1, 47), line, SMALL)
+        else:
+            canvas.text((1, 48), line[:32], TINY)
+
+    def draw_others(self, canvas: Canvas) -> None:
+        table = self.table
+        state = table.state
+        n = len(table.seats)
+        to_move = table.to_move()
+        others = [(self.you + k) % n for k in range(1, n)]
+        if table.tisch:
+            others = list(range(n))
+        width = WIDTH // max(1, len(others))
+        owed = state.last_turns()
+        for i, seat in enumerate(others):
+            x = i * width
+            chars = max(1, (width - 2) // 4)
+            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY)
+            if seat == to_move:
+                canvas.invert((x, 0, x + width - 2, 6))
+            parts = [] if table.tisch else [f"{sum(state.hands[seat])}K"]
+            if seat in state.calls:
+                parts.append(f"B{state.calls.index(seat) + 1}")
+            elif seat in owed:
+                parts.append("letzt")
+            if not parts:
+                parts.append(f"{state.totals[seat]}P")
+            canvas.text((x + 1, 7), " ".join(parts), TINY)
+
+    def draw_tisch(self, canvas: Canvas) -> None:
+        table = self.table
+        state = table.state
+        seat = table.to_move()
+        rnd = f"Runde {state.round_index + 1}/{table.rounds}"
+        if state.phase == Phase.LUCKY:
+            canvas.text((1, 17), f"{table.name(seat)[:12]} gibt", SMALL)
+            canvas.text_right(WIDTH - 1, 17, rnd, TINY)
+            canvas.text((1, 28), "Glückszahl eingeben:", SMALL)
+            if self.lucky_group:
+                canvas.text((1, 38), f"{self.lucky_group} bis {self.lucky_group + 2}?", SMALL)
+            return
+        if seat < 0:
+            return
+        canvas.text((1, 17), f"{table.name(seat)[:14]} ist dran", SMALL)
+        canvas.text_right(WIDTH - 1, 17, rnd, TINY)
+        canvas.text((1, 26), f"Glück {state.lucky}", TEXT)
+        if state.calls:
+            owed = ", ".join(short_name(table.name(s), 6) for s in state.last_turns())
+            canvas.text((50, 26), "Letzte Züge:", TINY)
+            canvas.text((50, 33), owed[:19], TINY)
+        elif self.sixes:
+            canvas.text((50, 28), f"{self.sixes}x 6: aussetzen", TINY)
+        self.draw_status(canvas)
+
+    def status_line(self) -> str:
+        table = self.table
+        if table.news and (table.hold_until is not None or not table.human_to_move()):
+            return table.news
+        if table.thinking is not None:
+            return f"{table.name(table.thinking)[:12]} denkt ..."
+        if self.flash:
+            return self.flash
+        state = table.state
+        if table.tisch:
+            return table.news or "6 je abgelegte 6, dann Zug"
+        if state.phase == Phase.TAKEN:
+            return "Ablegen (nicht die neue)"
+        if state.calls and table.to_move() in state.last_turns():
+            return "Letzter Zug!"
+        return table.news or "Du bist dran"
+
+    def summary(self) -> dict[str, Any]:
+        state = self.table.state
+        return {
+            "screen": "bungee.table",
+            "round": state.round_index + 1,
+            "phase": state.phase.name.lower(),
+            "to_move": self.table.to_move(),
+            "lucky": state.lucky,
+            "top": state.top,
+            "calls": list(state.calls),
+            "last_turns": state.last_turns(),
+            "hand": [] if self.table.tisch else self.hand(),
+        }
+
+
+class HandsScreen(Screen):
+    """Real cards: each player's hand at the round's end, entered in a key tree; then the
+    whole table is checked and committed with OK."""
+
+    def __init__(self, screen: PlayScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+        n = len(self.table.seats)
+        self.entries: list[tuple[int, int] | None] = [None] * n
+        self.seat = self.table.state.seat
+        self.bungees = 0
+        self.path: list[int] = []
+        """The groups chosen so far in the key tree."""
+        self.flash = ""
+
+    def order(self) -> list[int]:
+        n = len(self.table.seats)
+        first = self.table.state.starter
+        return [(first + k) % n for k in range(n)]
+
+    def done(self) -> bool:
+        return all(e is not None for e in self.entries)
+
+    def choices(self) -> list[tuple[str, int, int]]:
+        """(label, low, high) of the keys K1..K3 at this stage of the tree (K4: see keys)."""
+        return choices(self.path)
+
+    def softkeys(self) -> list[SoftKey | None]:
+        if self.done():
+            return [SoftKey("Ändern", "c"), None, None, SoftKey("OK", "\n ")]
+        options = self.choices()
+        keys: list[SoftKey | None] = [
+            SoftKey(label, str(i + 1)) for i, (label, _, _) in enumerate(options)
+        ]
+        if len(keys) < 4:
+            keys += [None] * (3 - len(keys))
+            keys.append(SoftKey("Bungee", "b") if not self.path else SoftKey("Zurück", "\x08"))
+        return keys
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        if self.done():
+            if event.key == Key.K1:
+                self.entries = [None] * len(self.entries)
+                self.seat = self.order()[0]
+            elif event.key == Key.K4:
+                self.commit()
+            return
+        options = self.choices()
+        if event.key == Key.K4 and len(options) < 4:
+            if self.path:
+                self.path.pop()
+            else:
+                self.bungees = (self.bungees + 1) % 4
+            return
+        index = event.key.value - 1
+        if index >= len(options):
+            return
+        _, low, high = options[index]
+        if low == high:
+            self.enter_hand(low)
+        else:
+            self.path.append(index)
+
+    def enter_hand(self, points: int) -> None:
+        self.entries[self.seat] = (points, self.bungees)
+        problem = self.table.hand_problem(self.entries)
+        if problem:
+            self.flash = problem
+            self.entries[self.seat] = None
+        else:
+            self.flash = ""
+            order = self.order()
+            left = [s for s in order if self.entries[s] is None]
+            self.seat = left[0] if left else self.seat
+        self.bungees = 0
+        self.path = []
+
+    def commit(self) -> None:
+        try:
+            for seat in self.order():
+                points, bungees = self.entries[seat] or (0, 0)
+                self.table.command(seat, hand_action(points, bungees))
+        except IllegalActionError as refused:
+            self.flash = str(refused)
+            return
+        self.app.pop()
+        self.screen.follow()
+
+    def draw(self, canvas: Canvas) -> None:
+        table = self.table
+        if self.done():
+            y = canvas.title("Hände prüfen", "OK?")
+            for seat in self.order():
+                points, bungees = self.entries[seat] or (0, 0)
+                called = " B" if seat in table.state.calls else ""
+                canvas.text((2, y), f"{short_name(table.name(seat), 10)}{called}", SMALL)
+                extra = f" +{bungees}B" if bungees else ""
+                canvas.text_right(WIDTH - 1, y, f"{points}{extra}", SMALL)
+                y += 8
+            return
+        y = canvas.title(f"Hand: {short_name(table.name(self.seat), 10)}", f"Bungee {self.bungees}")
+        canvas.text((2, y), "Punkte ohne Bungee-Karten", TINY)
+        canvas.text((2, y + 7), f"(Glückszahl {table.state.lucky} zählt 0)", TINY)
+        low, high = span(self.path)
+        canvas.text((2, y + 17), f"{low} .. {high}" if low != high else str(low), TEXT)
+        if self.seat in table.state.calls:
+            canvas.text_right(WIDTH - 1, y + 19, "rief Bungee", TINY)
+        if self.flash:
+            canvas.text((2, y + 30), self.flash[:25], TINY)
+            canvas.text((2, y + 36), self.flash[25:50], TINY)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "screen": "bungee.hands",
+            "seat": self.seat,
+            "entries": [list(e) if e else None for e in self.entries],
+        }
+
+
+TREE: dict[tuple[int, ...], list[tuple[str, int, int]]] = {}
+
+
+def _groups(low: int, high: int) -> list[tuple[str, int, int]]:
+    """Split low..high into keys: single numbers when four or fewer, else three groups."""
+    size = high - low + 1
+    if size <= 4:
+        return [(str(v), v, v) for v in range(low, high + 1)]
+    out = []
+    start = low
+    for i in range(3):
+        width = (size + i) // 3
+        end = start + width - 1
+        out.append((f"{start}-{end}", start, end))
+        start = end + 1
+    return out
+
+
+def choices(path: Sequence[int]) -> list[tuple[str, int, int]]:
+    """The value keys at a stage of the hand tree: 0-9 / 10-19 / 20+ first."""
+    options = [("0-9", 0, 9), ("10-19", 10, 19), ("20+", 20, 50)]
+    for index in path:
+        _, low, high = options[index]
+        if (low, high) == (20, 50):
+            options = [("20-29", 20, 29), ("30-39", 30, 39), ("40+", 40, 50)]
+        else:
+            options = _groups(low, high)
+    return options
+
+
+def keys_for_hand(points: int, bungees: int) -> list[Key]:
+    """The presses that enter a hand: K4 once per Bungee card, then the tree to `points`."""
+    keys = [Key.K4] * bungees
+    path: list[int] = []
+    while True:
+        for index, (_, low, high) in enumerate(choices(path)):
+            if low <= points <= high:
+                keys.append(Key(index + 1))
+                if low == high:
+                    return keys
+                path.append(index)
+                break
+        else:
+            raise ValueError(f"no hand has {points} points")
+
+
+def span(path: Sequence[int]) -> tuple[int, int]:
+    """The numbers still possible after the groups chosen so far."""
+    if not path:
+        return 0, 50
+    options = choices(path[:-1])
+    _, low, high = options[path[-1]]
+    return low, high
+
+
+class SheetScreen(Screen):
+    """The round sheet: each player's hand, what they write, the totals; then the hands."""
+
+    def __init__(self, screen: PlayScreen, round_index: int) -> None:
+        self.screen = screen
+        self.table = screen.table
+        self.round_index = round_index
+        self.result: RoundResult = screen.table.result(round_index)
+        self.page = 0
+
+    @property
+    def pages(self) -> int:
+        return 2 if self.result.hands else 1
+
+    def softkeys(self) -> list[SoftKey | None]:
+        paging = self.pages > 1
+        return [SoftKey("<", "h") if paging else None, SoftKey(">", "l") if paging else None,
+                None, SoftKey("Weiter", "\n ")]  # fmt: skip
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        if event.key in (Key.K1, Key.K2):
+            self.page = (self.page + 1) % self.pages
+        elif event.key == Key.K4:
+            if self.table.sheet_seen() <= self.round_index:
+                self.table.proceed()
+            self.app.pop()
+            self.screen.follow()
+
+    def draw(self, canvas: Canvas) -> None:
+        r = self.result
+        table = self.table
+        title = f"Runde {self.round_index + 1}/{table.rounds}"
+        y = canvas.title(title, f"Glück {r.lucky}")
+        totals = table.totals_after(self.round_index)
+        if self.page == 0:
+            canvas.text((1, y - 1), "Name", TINY)
+            for x, head in ((84, "Hand"), (106, "Rd"), (127, "Sum")):
+                canvas.text_right(x, y - 1, head, TINY)
+            y += 6
+            for seat, name in enumerate(s.name for s in table.seats):
+                mark = f"B{r.calls.index(seat) + 1}" if seat in r.calls else ""
+                win = "*" if seat in r.winners else " "
+                canvas.text((1, y), f"{win}{short_name(name, 8)}", SMALL)
+                canvas.text((47, y + 1), mark, TINY)
+                hand = str(r.points[seat]) + (f"+{r.bungees[seat]}B" if r.bungees[seat] else "")
+                canvas.text_right(84, y, hand, SMALL)
+                canvas.text_right(106, y, str(r.scores[seat]), SMALL)
+                canvas.text_right(127, y, str(totals[seat]), SMALL)
+                y += 8
+            return
+        for seat, name in enumerate(s.name for s in table.seats):
+            cards = " ".join(card_label(f) for f in r.hands[seat])
+            canvas.text((1, y), f"{short_name(name, 6):<6} {cards}"[:25], SMALL)
+            y += 8
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "bungee.sheet", "round": self.round_index + 1, **self.result.to_json()}
+
+
+class StandingsScreen(Screen):
+    """The end of the match: places, totals and rounds won."""
+
+    def __init__(self, screen: PlayScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [None, None, None, SoftKey("Weiter", "\n ")]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key == Key.K4 and not event.long:
+            self.screen.end()
+
+    def draw(self, canvas: Canvas) -> None:
+        y = canvas.title("Endstand", "Punkte Siege")
+        for place, name, total, wins in self.table.standings():
+            canvas.text((1, y), f"{place}. {short_name(name, 11)}", SMALL)
+            canvas.text_right(96, y, str(total), SMALL)
+            canvas.text_right(WIDTH - 3, y, str(wins), SMALL)
+            y += 8
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "bungee.standings", "rows": [list(r) for r in self.table.standings()]}
