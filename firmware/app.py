@@ -33,6 +33,11 @@ TICK_S = 0.05
 
 log = logging.getLogger("spielleiter")
 
+ARROW_KEYS = {"\u2191": 1, "\u2190": 1, "\u2193": 2, "\u2192": 2}
+"""The terminal's arrows (hal.terminal posts them as these characters) -> soft key."""
+NAVIGATION = {"<", ">", "Auf", "Ab"}
+"""Soft-key labels the arrows may press: moving in a list or a page, never a game move."""
+
 
 @dataclass(frozen=True)
 class Wait:
@@ -278,9 +283,18 @@ class Box:
         top = self.top
         if top is None:
             return None
-        for position, key in enumerate(top.softkeys(), 1):
+        typed = getattr(top, "type_text", None)
+        if typed is not None and typed(ch):
+            return None  # a screen that takes typed text (the speller) took it
+        keys = top.softkeys()
+        for position, key in enumerate(keys, 1):
             if key and ch.lower() in key.hotkeys:
                 return KeyEvent(Key(position))
+        if ch in ARROW_KEYS:
+            # up/left is K1 and down/right K2 where those keys move (never a game's move)
+            key = keys[ARROW_KEYS[ch] - 1]
+            if key is not None and key.label in NAVIGATION:
+                return KeyEvent(Key(ARROW_KEYS[ch]))
         return None
 
     def open_menu(self) -> None:

@@ -329,3 +329,42 @@ def test_golden_help_from_the_pause_menu(tmp_path: Path) -> None:
     assert box.top.summary()["title"] == "Pause"
     box.close()
     box.store.close()
+
+
+def test_arrow_keys_move_in_lists_and_typed_letters_spell_a_name(tmp_path: Path) -> None:
+    box = box_in_memory(tmp_path)
+    box.post("\u2193")  # ↓ in the main menu: Ab
+    box.step()
+    assert box.top.summary()["selected"] == 1
+    box.post("\u2191")
+    box.step()
+    assert box.top.summary()["selected"] == 0
+    for ch in "\n\n\n":  # Speedtombola, 3 Plätze, Neuer Name ...
+        box.post(ch)
+        box.step()
+    assert box.top.summary()["screen"] == "speller"
+    for ch in "uTe\x7fe":  # typed letters go in at once; Backspace deletes
+        box.post(ch)
+        box.step()
+    assert box.top.summary()["word"] == "Ute"
+    box.post("\n")  # Enter: done, the name takes the first seat
+    box.step()
+    assert "Ute" in box.store.names()
+    box.close()
+    box.store.close()
+
+
+def test_arrows_never_make_a_move_at_a_game_table(tmp_path: Path) -> None:
+    from spielleiter.ui.menus import launch
+
+    box = box_in_memory(tmp_path)
+    seats = [Seat("Anna"), Seat("Leicht 1", "computer", "leicht")]
+    seats.append(Seat("Leicht 2", "computer", "leicht"))
+    session = launch(box, "speedtombola", {"players": 3}, seats)
+    box.settle()
+    before = session.committed
+    for arrow in "\u2191\u2193\u2190\u2192":
+        assert box.resolve_char(arrow) is None  # K1 is Nein danke, K2 Nehmen here
+    assert session.committed == before
+    box.close()
+    box.store.close()

@@ -206,3 +206,26 @@ def test_a_menu_with_an_emoji_name_renders() -> None:
     menu = ListMenu("Namen", [Item("Lena \U0001f984", lambda: None), Item("Ömer", lambda: None)])
     image = render(menu).image
     assert lit(image, (0, 11, WIDTH, 22)) > 0
+
+
+def test_the_terminal_keyboard_posts_keys_and_arrows() -> None:
+    import os
+    import pty
+    import time
+
+    from spielleiter.hal.terminal import Keyboard
+
+    main, child = pty.openpty()
+    posted: list[str] = []
+    stopped: list[bool] = []
+    keyboard = Keyboard(os.fdopen(child, "r", closefd=False))
+    keyboard.start(posted.append, lambda: stopped.append(True))
+    try:
+        for data in (b"1", b"\x1b[B", b"\x1bOA", b"\x1b[15~", b"x"):
+            os.write(main, data)
+            time.sleep(0.15)  # one read per key, as a person types
+    finally:
+        keyboard.stop()
+        os.close(main)
+        os.close(child)
+    assert posted == ["1", "\u2193", "\u2191", "x"] and not stopped

@@ -11,6 +11,12 @@ from collections.abc import Callable
 from typing import TextIO
 
 CTRL_C = "\x03"
+ARROWS = {
+    f"\x1b{kind}{code}": arrow
+    for kind in "[O"
+    for code, arrow in zip("ABCD", "\u2191\u2193\u2192\u2190", strict=True)
+}
+"""The arrow keys' escape sequences, posted as the arrows ↑ ↓ → ← (one character each)."""
 
 
 class Keyboard:
@@ -42,7 +48,10 @@ class Keyboard:
                 post("\x1b")
                 continue
             if data.startswith("\x1b"):
-                continue  # arrow keys and other escape sequences
+                arrow = ARROWS.get(data[:3])
+                if arrow is not None:
+                    post(arrow)
+                continue  # other escape sequences (function keys) mean nothing here
             for ch in data:
                 if ch == CTRL_C:
                     quit()

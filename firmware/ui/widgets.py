@@ -228,6 +228,23 @@ class Speller(Screen):
     def _finish(self) -> None:
         self._done(self.word)
 
+    def type_text(self, ch: str) -> bool:
+        """A character typed on the emulator's keyboard: a letter of the alphabet goes
+        into the word at once, Backspace deletes, Enter is done. True when it was used."""
+        if ch == "\x08":
+            self.word = self.word[:-1]
+            return True
+        if ch == "\n":
+            self._finish()
+            return True
+        letters = [c for c in self.choices if len(c) == 1]
+        match = next((c for c in letters if c.lower() == ch.lower()), None)
+        if match is None or len(self.word) >= self.max_length:
+            return False
+        self.index = self.choices.index(match)
+        self._take()
+        return True
+
     def on_key(self, event: KeyEvent) -> None:
         if event.key == Key.K1:
             if event.long:
