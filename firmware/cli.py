@@ -25,6 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emulate", action="store_true", help="emulated hardware even on a Pi")
     p.add_argument("--keys", type=Path, help="play the key presses listed in FILE, then exit")
     p.add_argument("--frames", type=Path, help="write every new frame as PNG into DIR")
+    p.add_argument(
+        "--scale",
+        type=int,
+        default=1,
+        choices=range(1, 9),
+        metavar="N",
+        help="the --frames PNGs N times as large (nearest neighbour; 1 to 8, default 1)",
+    )
     p.add_argument("--data", type=Path, help="where the data lives (default: per platform)")
     p.add_argument("--seed", type=int, help="fix the random generator")
     p.add_argument(
@@ -153,7 +161,7 @@ def _safe_mode(
         print(f"spielleiter: {exc}", file=sys.stderr)
         return 2
     if args.frames:
-        displays.append(FrameFolder(args.frames))
+        displays.append(FrameFolder(args.frames, args.scale))
     watchdog = Watchdog.from_env()
     safe = SafeMode(fault, data_dir, FrameSink(displays), watchdog=watchdog)
     safe.hardware = hardware
@@ -243,7 +251,7 @@ def _run_box(
         store.close()
         return EXIT_NO_DISPLAY
     if args.frames:
-        displays.append(FrameFolder(args.frames))
+        displays.append(FrameFolder(args.frames, args.scale))
 
     from .hal.watchdog import Watchdog
 

@@ -69,14 +69,25 @@ def lit(image: Image.Image, box: tuple[int, int, int, int] | None = None) -> int
     return region.convert("L").histogram()[255]
 
 
+DOCS_SCALE = 4
+"""The docs show the panel 4 times as large (nearest neighbour: every pixel a square)."""
+
+
+def save_docs_copy(frame: Image.Image, name: str) -> None:
+    """The picture for docs/screens/: the golden at DOCS_SCALE."""
+    DOCS_SCREENS_DIR.mkdir(parents=True, exist_ok=True)
+    size = (frame.width * DOCS_SCALE, frame.height * DOCS_SCALE)
+    frame.resize(size, Image.Resampling.NEAREST).save(DOCS_SCREENS_DIR / f"{name}.png")
+
+
 def assert_golden(image: Image.Image, name: str) -> None:
     """The image equals tests/golden/NAME.png (rewritten, with its docs copy, when regolding)."""
     golden = GOLDEN_DIR / f"{name}.png"
     frame = image.convert("1")
     if os.environ.get(REGOLD_ENV) == "1":
-        for folder in (GOLDEN_DIR, DOCS_SCREENS_DIR):
-            folder.mkdir(parents=True, exist_ok=True)
-            frame.save(folder / f"{name}.png")
+        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        frame.save(GOLDEN_DIR / f"{name}.png")
+        save_docs_copy(frame, name)
         return
     assert golden.exists(), f"no golden {golden.name}: run `make golden` and review the picture"
     expected = load_frame(golden)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, assert_golden, load_frame, run_box, same_pixels
+from PIL import Image
 from spielleiter import cli
 from spielleiter.app import Box, VirtualClock, Wait, parse_script
 from spielleiter.games import catalog
@@ -368,3 +369,24 @@ def test_arrows_never_make_a_move_at_a_game_table(tmp_path: Path) -> None:
     assert session.committed == before
     box.close()
     box.store.close()
+
+
+def test_frames_can_be_saved_larger(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, "", extra_args=["--scale", "3"])
+    with Image.open(frames[0]) as picture:
+        assert picture.size == (128 * 3, 64 * 3)
+    small = load_frame(run_box(tmp_path, "")[0])
+    big = load_frame(frames[0]).resize((128, 64))
+    assert same_pixels(small, big), "the same picture, every pixel a 3x3 square"
+
+
+def test_the_docs_show_every_golden_four_times_as_large() -> None:
+    from helpers import DOCS_SCALE, DOCS_SCREENS_DIR, GOLDEN_DIR
+
+    for golden in sorted(GOLDEN_DIR.glob("*.png")):
+        docs = DOCS_SCREENS_DIR / golden.name
+        assert docs.exists(), f"docs/screens lacks {golden.name}: run make golden"
+        small = load_frame(golden)
+        with Image.open(docs) as picture:
+            assert picture.size == (small.width * DOCS_SCALE, small.height * DOCS_SCALE)
+        assert same_pixels(load_frame(docs).resize(small.size), small), golden.name

@@ -141,16 +141,21 @@ class TerminalDisplay:
 class FrameFolder:
     """Every new frame as frame-000001.png, frame-000002.png, ... in a folder."""
 
-    def __init__(self, folder: Path | str) -> None:
+    def __init__(self, folder: Path | str, scale: int = 1) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.scale = scale
         self.count = 0
         self._log = (self.folder / "frames.tsv").open("a", encoding="utf-8")
 
     def show(self, frame: Image.Image, note: str = "") -> None:
         self.count += 1
         name = f"frame-{self.count:06d}.png"
-        frame.convert("1").save(self.folder / name)
+        picture = frame.convert("1")
+        if self.scale > 1:
+            size = (picture.width * self.scale, picture.height * self.scale)
+            picture = picture.resize(size, Image.Resampling.NEAREST)
+        picture.save(self.folder / name)
         self._log.write(f"{name}\t{note}\n")
         self._log.flush()
 
