@@ -24,6 +24,7 @@ from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
 from spielleiter.ui.menus import PauseMenu, launch, main_menu
+from spielleiter.ui.screen import render
 
 # Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
 # -> house rules -> Start.
@@ -265,9 +266,22 @@ def test_info_steps_through_the_guests(tmp_path: Path) -> None:
     assert isinstance(info, InfoScreen)
     first = info.index
     box.dispatch(KeyEvent(Key.K2))
-    assert info.index == (first + 1) % 3
+    assert info.index == (first + 1) % 4  # three guests, then the Verlauf
     box.dispatch(KeyEvent(Key.K4))
     assert isinstance(box.top, TableScreen)
+
+
+def test_the_last_moves_of_the_round_on_a_page_of_their_own(tmp_path: Path) -> None:
+    frames = run_box(tmp_path, SOLO_SETUP + "K1\nK1\nK2\nK4\nK1\n")  # moves, Info, <
+    assert_golden(load_frame(frames[-1]), "speedtombola_moves")
+    box = solo_box(tmp_path / "b")
+    box.dispatch(KeyEvent(Key.K1))  # A: Nein danke
+    box.settle()
+    box.dispatch(KeyEvent(Key.K4))
+    box.dispatch(KeyEvent(Key.K1))  # from A's page back round to the Verlauf
+    summary = box.top.summary()
+    assert summary["screen"] == "speedtombola.moves"
+    assert summary["moves"][0] == "A: Nein danke" and len(summary["moves"]) <= 5
 
 
 @pytest.mark.parametrize("players", [3, 7])
@@ -410,3 +424,26 @@ def test_asking_rat_and_info_changes_no_lot_no_move_and_no_frame(tmp_path: Path)
     assert records[0] == records[1]
     assert len(records[0][2]) > 30, "the decisions were played"
     assert same_pixels(load_frame(plain[-1]), load_frame(asked[-1]))
+
+
+def test_with_two_humans_the_turn_passing_is_announced(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, [Seat("Anna"), Seat("Ben"), Seat("Normal 1", "computer", "normal")])
+    table = box.top
+    assert isinstance(table, TableScreen)
+    first = table.table.to_move()
+    box.dispatch(KeyEvent(Key.K1))  # Nein danke: the next human decides
+    box.step()
+    assert table.table.to_move() != first and table.banner_until is not None
+    assert_golden(render(table).image, "speedtombola_turn_banner")
+    box.run_script([Wait(2.0)])
+    assert table.banner_until is None
+
+
+def test_a_rematch_from_the_endstand_keeps_the_seats_and_house_rules(tmp_path: Path) -> None:
+    run_box(tmp_path, SOLO_SETUP + "K2\n" * 40 + "K4\nK1\n")  # ... Tafel Weiter, Nochmal
+    store = Store.open(tmp_path / "data")
+    second, first = (store.record(info.id) for info in store.records()[:2])
+    assert store.records()[1].finished and not store.records()[0].finished
+    assert [s.to_json() for s in second.seats] == [s.to_json() for s in first.seats]
+    assert second.params == first.params and second.meta["seed"] != first.meta["seed"]
+    store.close()

@@ -68,6 +68,14 @@ class GameScreen(Screen):
         else:
             self.app.reset(self)
 
+    def rematch(self) -> None:
+        """The same game again, the same seats and house rules (from the final standings)."""
+        from .menus import launch
+
+        record = self.session.record
+        self.end()
+        launch(self.app, record.game, dict(record.params), list(record.seats))
+
     def end(self) -> None:
         """The match is over and its record finished: back to the main menu."""
         self.table.close()

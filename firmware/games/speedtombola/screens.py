@@ -78,6 +78,10 @@ def short_name(name: str, chars: int) -> str:
     return name[:chars]
 
 
+BANNER_S = 1.5
+"""How long "Anna ist dran" shows large when the turn passes to another human."""
+
+
 class TableScreen(GameScreen):
     """The Gabentisch: decisions by key; the Tafel and the Endstand when the table says so."""
 
@@ -90,6 +94,10 @@ class TableScreen(GameScreen):
         """The seat drawn at the bottom: the human whose turn it is (or was last)."""
         self.flash = ""
         """Why the last key was refused (shown until the next move)."""
+        self.banner_until: float | None = None
+        """With several humans: "Anna ist dran" shows large until then, when the turn
+        passes from one human to another."""
+        self.last_turn: int | None = None
 
     # --- following the table ---------------------------------------------------
     def enter(self) -> None:
@@ -109,6 +117,12 @@ class TableScreen(GameScreen):
         table = self.table
         if table.human_to_move():
             self.you = table.to_move()
+            if self.you != self.last_turn and len(table.humans()) > 1 and self.awaits_key():
+                self.banner_until = self.app.now() + BANNER_S
+            if self.awaits_key():
+                self.last_turn = self.you
+        if self.banner_until is not None and self.app.now() >= self.banner_until:
+            self.banner_until = None
         if self.app.top is not self or table.closed:
             return
         round_index = table.tafel_round()
@@ -200,6 +214,13 @@ class TableScreen(GameScreen):
             corner.append(f"{seconds}s")
         canvas.text_right(WIDTH - 1, 42, " ".join(corner), SMALL)
         canvas.text((1, 49), self.status_line(), SMALL)
+        several = len(table.humans()) > 1
+        if several and self.awaits_key():
+            canvas.invert((0, 42, WIDTH - 1, 48))  # whose turn: the decider's line lit
+        if self.banner_until is not None and several:
+            canvas.rect((8, 22, WIDTH - 9, 40), fill=0)
+            name = short_name(table.name(self.you), 10)
+            canvas.text_center(27, f"{name} ist dran", TEXT, 8, WIDTH - 8)
 
     def status_line(self) -> str:
         table = self.table
@@ -358,7 +379,11 @@ def rat_reason(advice: Any, match: bool) -> str:
 
 
 class InfoScreen(Screen):
-    """Info (the device's hover): step through the guests, what the open lot means to each."""
+    """Info (the device's hover): step through the guests, what the open lot means to each;
+    the last page (Verlauf) lists the round's last moves, for whoever looked away."""
+
+    MOVES = 5
+    """Moves on the Verlauf page."""
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
@@ -369,7 +394,7 @@ class InfoScreen(Screen):
         return [SoftKey("<", "h"), SoftKey(">", "l"), None, SoftKey("Zurück", "\x08i")]
 
     def on_key(self, event: KeyEvent) -> None:
-        n = len(self.table.seats)
+        n = len(self.table.seats) + 1  # the guests, then the Verlauf
         if event.key == Key.K1:
             self.index = (self.index - 1) % n
         elif event.key == Key.K2:
@@ -381,7 +406,14 @@ class InfoScreen(Screen):
         table = self.table
         state = table.state
         seat = self.index
-        n = len(table.seats)
+        n = len(table.seats) + 1
+        if seat == n - 1:
+            y = canvas.title(f"Verlauf Runde {state.round_index + 1}", f"{n}/{n}")
+            moves = table.recent_moves(self.MOVES) or ["noch kein Zug"]
+            for line in moves:
+                canvas.text((2, y), line[:25], SMALL)
+                y += 9
+            return
         y = canvas.title(table.name(seat), f"{seat + 1}/{n}")
         canvas.text(
             (2, y),
@@ -399,6 +431,8 @@ class InfoScreen(Screen):
             canvas.text((2, y + 1), "noch keine Gewinne", SMALL)
 
     def summary(self) -> dict[str, Any]:
+        if self.index == len(self.table.seats):
+            return {"screen": "speedtombola.moves", "moves": self.table.recent_moves(self.MOVES)}
         return {"screen": "speedtombola.info", "seat": self.index}
 
 
@@ -515,10 +549,14 @@ class StandingsScreen(Screen):
         self.table = screen.table
 
     def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, None, SoftKey("Weiter", "\n ")]
+        return [SoftKey("Nochmal", "a"), None, None, SoftKey("Weiter", "\n ")]
 
     def on_key(self, event: KeyEvent) -> None:
-        if event.key == Key.K4 and not event.long:
+        if event.long:
+            return
+        if event.key == Key.K1:
+            self.screen.rematch()  # the same seats and house rules, a new drum
+        elif event.key == Key.K4:
             self.screen.end()
 
     def rows(self) -> list[tuple[int, str, int, int | None]]:

@@ -164,12 +164,21 @@ class SpeedtombolaTable(Table):
         if seat < 0:
             return
         lot, pot = self._before
+        news = self.move_text(seat, lot, pot, action)
+        self.news = (TIMEOUT_NEWS if self._timed_out else "") + news
+
+    def move_text(self, seat: int, lot: int | None, pot: int, action: int) -> str:
+        """A decision in words: "Anna nimmt 23 +4G", "Ben: Nein danke"."""
         name = self.name(seat)
         if action == Move.NEHMEN:
-            news = f"{name} nimmt {lot}" + (f" +{pot}G" if pot else "")
-        else:
-            news = f"{name}: Nein danke"
-        self.news = (TIMEOUT_NEWS if self._timed_out else "") + news
+            return f"{name} nimmt {lot}" + (f" +{pot}G" if pot else "")
+        return f"{name}: Nein danke"
+
+    def recent_moves(self, count: int) -> list[str]:
+        """The last `count` decisions of the running round, the newest last."""
+        state = self.state
+        mine = [d for d in state.decisions if d.round == state.round_index][-count:]
+        return [self.move_text(d.seat, d.lot, d.pot, d.move) for d in mine]
 
     def advance(self) -> None:
         """Move on; when the match stops at a round's Tafel, its clock starts (if on)."""
