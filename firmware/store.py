@@ -117,7 +117,7 @@ class DataLock:
             self._file = None
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,7 +151,8 @@ CREATE TABLE IF NOT EXISTS awards (
     game TEXT NOT NULL,
     name TEXT NOT NULL,
     points INTEGER NOT NULL,
-    matches INTEGER NOT NULL DEFAULT 1
+    matches INTEGER NOT NULL DEFAULT 1,
+    wins INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS awards_game ON awards(game, name);
 CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, last_used REAL NOT NULL);
@@ -189,11 +190,13 @@ class RecordInfo:
 
 @dataclass(frozen=True)
 class Award:
-    """A Bestenliste line a match gives one name: points, and matches counted (1 or 0)."""
+    """A Bestenliste line a match gives one name: points, matches counted (1 or 0), and
+    whether the name won the match (1; tied winners each)."""
 
     name: str
     points: int
     matches: int = 1
+    wins: int = 0
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,7 @@ class Standing:
     name: str
     points: int
     matches: int
+    wins: int = 0
 
 
 class Store:
@@ -291,6 +295,9 @@ class Store:
         """Version 1 kept running totals; they become one award each (no record).
         A PIN stored in plain text becomes its salted hash."""
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(awards)")}
+        if "wins" not in columns:  # version 2 counted no wins
+            self._db.execute("ALTER TABLE awards ADD COLUMN wins INTEGER NOT NULL DEFAULT 0")
         if version == 1:
             self._db.execute(
                 "INSERT INTO awards(record_id, game, name, points, matches)"
@@ -512,8 +519,9 @@ class Store:
         db: sqlite3.Connection, record_id: int | None, game: str, awards: list[Award]
     ) -> None:
         db.executemany(
-            "INSERT INTO awards(record_id, game, name, points, matches) VALUES (?, ?, ?, ?, ?)",
-            [(record_id, game, a.name, int(a.points), int(a.matches)) for a in awards],
+            "INSERT INTO awards(record_id, game, name, points, matches, wins)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(record_id, game, a.name, int(a.points), int(a.matches), int(a.wins)) for a in awards],
         )
 
     def update_record(
@@ -614,18 +622,21 @@ class Store:
     def awards(self, record_id: int) -> list[Award]:
         """The Bestenliste lines one record gave."""
         rows = self._query(
-            "SELECT name, points, matches FROM awards WHERE record_id=? ORDER BY id", (record_id,)
+            "SELECT name, points, matches, wins FROM awards WHERE record_id=? ORDER BY id",
+            (record_id,),
         )
-        return [Award(n, p, m) for n, p, m in rows]
+        return [Award(n, p, m, w) for n, p, m, w in rows]
 
-    def bestenliste(self, game: str) -> list[Standing]:
-        """One game's Bestenliste, best first: every award of the game added up per name."""
+    def bestenliste(self, game: str, lowest_first: bool = False) -> list[Standing]:
+        """One game's Bestenliste, best first: every award of the game added up per name
+        (most points first; fewest first for a game whose points count against you)."""
+        order = "ASC" if lowest_first else "DESC"
         rows = self._query(
-            "SELECT name, SUM(points) AS p, SUM(matches) AS m FROM awards WHERE game=?"
-            " GROUP BY name ORDER BY p DESC, m ASC, name ASC",
+            "SELECT name, SUM(points) AS p, SUM(matches) AS m, SUM(wins) AS w FROM awards"
+            f" WHERE game=? GROUP BY name ORDER BY p {order}, w DESC, m ASC, name ASC",
             (game,),
         )
-        return [Standing(n, int(p), int(m)) for n, p, m in rows]
+        return [Standing(n, int(p), int(m), int(w)) for n, p, m, w in rows]
 
     def reset_bestenliste(self, game: str | None = None) -> int:
         """Clear one game's Bestenliste (or all); returns how many lines went."""

@@ -38,8 +38,10 @@ def leaderboard(args: argparse.Namespace) -> int:
             print(f"== {name}")
             if meanings.get(name):
                 print(f"   ({meanings[name]})")
-            rows = [[s["place"], s["name"], s["points"], s["matches"]] for s in lines]
-            print(table(["place", "name", "points", "matches"], rows) if rows else "(empty)")
+            rows = [[s["place"], s["name"], s["points"], s["matches"], s.get("wins", 0)]
+                    for s in lines]  # fmt: skip
+            headers = ["place", "name", "points", "matches", "wins"]
+            print(table(headers, rows) if rows else "(empty)")
         return 0
 
     return run_with_device(args, body)

@@ -56,10 +56,11 @@ def expected_awards(table: BesenbingoTable) -> list[Award]:
     scores, places = table.state.scores(), table.state.places()
     bonus = {1: 30, 2: 15, 3: 5} if len(scores) > 1 else {}
     return [
-        Award(seat.name, max(0, scores[s]) + bonus.get(places[s], 0))
+        Award(seat.name, max(0, scores[s]) + bonus.get(places[s], 0),
+              wins=int(len(scores) > 1 and places[s] == 1))
         for s, seat in enumerate(table.seats)
         if seat.is_human
-    ]
+    ]  # fmt: skip
 
 
 def test_the_silent_tower_lies_apart_and_weiter_turns_each_tower(store: Store) -> None:

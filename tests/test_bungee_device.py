@@ -209,7 +209,7 @@ def test_a_whole_match_by_the_keys_ends_with_the_sheet_and_the_bestenliste(
     total = table.state.totals[0]
     press(box, Key.K4)
     standings = box.store.bestenliste("bungee")
-    assert [(s.name, s.points, s.matches) for s in standings] == [("A", -total, 1)]
+    assert [(s.name, s.points, s.matches) for s in standings] == [("A", total, 1)]
 
 
 def test_a_match_resumes_after_a_power_cut(tmp_path: Path) -> None:

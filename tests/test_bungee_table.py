@@ -52,7 +52,7 @@ def test_a_human_plays_by_commands_and_is_refused_with_a_reason(store: Store) ->
     assert table.news
 
 
-def test_the_bestenliste_gets_minus_the_total_lowest_best(store: Store) -> None:
+def test_the_bestenliste_adds_up_the_totals_lowest_first_with_the_wins(store: Store) -> None:
     seats = [Seat("Anna"), Seat("Ben"), Seat("Leicht 1", "computer", "leicht")]
     table = table_for(store, seats, rounds=1)
     rng = random.Random(2)
@@ -64,8 +64,12 @@ def test_the_bestenliste_gets_minus_the_total_lowest_best(store: Store) -> None:
         else:
             table.command(table.to_move(), rng.choice(table.state.legal_actions()))
     totals = table.state.totals
-    lines = {s.name: s.points for s in store.bestenliste("bungee")}
-    assert lines == {"Anna": -totals[0], "Ben": -totals[1]}
+    lines = store.bestenliste("bungee", lowest_first=True)
+    assert {s.name: s.points for s in lines} == {"Anna": totals[0], "Ben": totals[1]}
+    assert lines[0].points <= lines[1].points
+    places = table.state.places()
+    wins = {s.name: s.wins for s in lines}
+    assert wins == {"Anna": int(places[0] == 1), "Ben": int(places[1] == 1)}
     meta = store.record(table.session.record_id).meta
     assert meta["totals"]["Anna"] == totals[0]
 

@@ -125,7 +125,7 @@ def test_a_whole_digital_match_ends_in_one_transaction_with_its_award(tmp_path: 
     spins = sum(1 for a in stored.actions if a < SECTORS)
     assert stored.meta["won"] == state.won() and stored.meta["spins"] == spins == table.spins()
     points = 10 + 7 - state.vine() if state.won() else 0
-    assert store.awards(session.record_id) == [Award("2 Spieler", points)]
+    assert store.awards(session.record_id) == [Award("2 Spieler", points, wins=int(state.won()))]
     assert [(s.name, s.points, s.matches) for s in store.bestenliste("maskenball")] == [
         ("2 Spieler", points, 1)
     ]
@@ -138,7 +138,7 @@ def test_a_won_match_scores_ten_and_the_free_vine_fields(tmp_path: Path) -> None
     play_physical_petals(table)
     assert table.state.won() and table.state.vine() == 1
     assert table.points() == 10 + 5 - 1
-    assert table.session.store.awards(table.session.record_id) == [Award("4 Spieler", 14)]
+    assert table.session.store.awards(table.session.record_id) == [Award("4 Spieler", 14, wins=1)]
 
 
 def test_a_lost_match_scores_nothing_but_counts(tmp_path: Path) -> None:

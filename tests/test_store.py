@@ -232,3 +232,32 @@ def test_a_version_1_database_keeps_its_bestenliste(tmp_path: Path) -> None:
         assert store.bestenliste("speedtombola") == [Standing("Anna", 95, 3)]
     finally:
         store.close()
+
+
+def test_a_bestenliste_can_count_wins_and_list_the_fewest_first(store: Store) -> None:
+    rid = store.start_record(Record("bungee", {"players": 2}, [Seat("A"), Seat("B")]))
+    store.append_action(rid, 0, 1, finish=("bungee", [Award("A", 30, wins=1), Award("B", 55)],
+                                           {}, {}))  # fmt: skip
+    store.add_to_bestenliste("bungee", "A", 40)
+    assert store.bestenliste("bungee", lowest_first=True) == [
+        Standing("B", 55, 1, 0), Standing("A", 70, 2, 1)
+    ]
+    assert store.awards(rid)[0].wins == 1
+
+
+def test_a_version_2_database_gains_the_wins_column(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE awards (id INTEGER PRIMARY KEY, record_id INTEGER, game TEXT NOT NULL,"
+        " name TEXT NOT NULL, points INTEGER NOT NULL, matches INTEGER NOT NULL DEFAULT 1);"
+        "INSERT INTO awards(record_id, game, name, points, matches)"
+        " VALUES (NULL, 'speedtombola', 'Anna', 80, 2);"
+        "PRAGMA user_version=2;"
+    )
+    db.close()
+    store = Store(path)
+    try:
+        assert store.bestenliste("speedtombola") == [Standing("Anna", 80, 2, 0)]
+    finally:
+        store.close()

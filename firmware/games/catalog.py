@@ -151,6 +151,8 @@ class GameEntry:
     """What no seat may see while a match runs (the link never gives it out before the end)."""
     bestenliste: str = ""
     """What a Bestenliste line of this game means (shown in docs and by the host tool)."""
+    bestenliste_lowest_first: bool = False
+    """The game's Bestenliste points count against you (fewest first: a total of points)."""
     leave: str = ""
     """What leaving a running match costs."""
     leave_penalty: int = 0

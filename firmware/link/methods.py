@@ -387,16 +387,19 @@ def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     result = {}
     meanings = {}
     for game in games:
+        lowest_first = False
         try:
-            meanings[game] = catalog.entry(game).bestenliste
+            entry = catalog.entry(game)
+            meanings[game], lowest_first = entry.bestenliste, entry.bestenliste_lowest_first
         except catalog.UnknownGame:
             meanings[game] = ""
-        lines = m.store.bestenliste(game)
-        places = catalog.ranks([s.points for s in lines])
+        lines = m.store.bestenliste(game, lowest_first)
+        places = catalog.ranks([s.points for s in lines], lower_is_better=lowest_first)
         result[game] = [
-            {"place": place, "name": s.name, "points": s.points, "matches": s.matches}
+            {"place": place, "name": s.name, "points": s.points, "matches": s.matches,
+             "wins": s.wins}
             for place, s in zip(places, lines, strict=True)
-        ]
+        ]  # fmt: skip
     return {"bestenliste": result, "meaning": meanings}
 
 

@@ -237,16 +237,20 @@ class SeatMenu(ListMenu):
 
 
 class BestenlisteScreen(Screen):
-    """One game's Bestenliste: place, name, points, matches; K1/K2 page."""
+    """One game's Bestenliste: place, name, points, matches, wins; K1/K2 page."""
 
     ROWS = 4
 
     def __init__(self, game: str) -> None:
         self.game = game
         self.page = 0
+        try:
+            self.lowest_first = catalog.entry(game).bestenliste_lowest_first
+        except catalog.UnknownGame:
+            self.lowest_first = False
 
     def lines(self) -> list[Any]:
-        return self.app.store.bestenliste(self.game)
+        return self.app.store.bestenliste(self.game, self.lowest_first)
 
     def softkeys(self) -> list[SoftKey | None]:
         return [SoftKey("Auf", "k"), SoftKey("Ab", "j"), None, SoftKey("Zurück", "\x08\n")]
@@ -260,14 +264,15 @@ class BestenlisteScreen(Screen):
         except catalog.UnknownGame:
             title = self.game
         y = canvas.title(f"Bestenliste {title}"[:21], f"{self.page + 1}/{pages}")
-        canvas.text((2, y), "Pl Name        Pkt  Sp", SMALL)
+        canvas.text((2, y), "Pl Name      Pkt  Sp  S", SMALL)
         y += 9
         if not lines:
             canvas.text((2, y + 4), "Noch keine Partie.", TEXT)
-        places = catalog.ranks([line.points for line in lines])
+        places = catalog.ranks([line.points for line in lines], self.lowest_first)
         for i, (place, line) in enumerate(zip(places, lines, strict=True)):
             if self.page * self.ROWS <= i < (self.page + 1) * self.ROWS:
-                text = f"{place:>2} {line.name[:10]:<10} {line.points:>5} {line.matches:>3}"
+                text = (f"{place:>2} {line.name[:8]:<8} {line.points:>5} {line.matches:>3}"
+                        f" {line.wins:>2}")  # fmt: skip
                 canvas.text((2, y), text, SMALL)
                 y += 9
 
@@ -283,7 +288,7 @@ class BestenlisteScreen(Screen):
         return {
             "screen": "bestenliste",
             "game": self.game,
-            "lines": [[s.name, s.points, s.matches] for s in self.lines()],
+            "lines": [[s.name, s.points, s.matches, s.wins] for s in self.lines()],
         }
 
 

@@ -34,7 +34,7 @@ ENTRY = GameEntry(
     bestenliste=(
         "per human and digital Durchgang: the sheet's points (never below 0), then +30/+15/+5 "
         "for places 1/2/3 when two or more sheets play (ties share the bonus); paper play "
-        "keeps no sheets and scores nothing"
+        "keeps no sheets and scores nothing; a first place of two or more sheets is a win"
     ),
     leave="leaving ends the Durchgang: nobody is scored, nobody loses points",
 )

@@ -260,7 +260,13 @@ class BesenbingoTable(Table):
         ]
 
     def awards(self, state: State) -> list[Award]:
-        return [Award(self.name(s), p) for s, p in enumerate(self.points(state)) if p is not None]
+        assert isinstance(state, BesenbingoState)
+        places, several = state.places(), len(self.seats) > 1
+        return [
+            Award(self.name(s), p, wins=int(several and places[s] == 1))
+            for s, p in enumerate(self.points(state))
+            if p is not None
+        ]
 
     def end_values(self, state: State) -> dict[str, Any]:
         """Solo: the player's score becomes the one to beat (with the last action)."""

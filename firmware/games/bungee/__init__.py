@@ -53,8 +53,9 @@ ENTRY = GameEntry(
     ),
     secret="the hands and the face-down pile of the running round (digital play)",
     bestenliste=(
-        "per human and finished match: minus the match total (the lowest total is best, "
-        "so it stands highest); the Endstand and the record keep the totals and rounds won"
+        "per human: the 6-round totals of the finished matches added up, the lowest first, "
+        "with the matches played and won (tied winners each)"
     ),
+    bestenliste_lowest_first=True,
     leave="leaving ends the match: nobody is scored, nobody loses points",
 )

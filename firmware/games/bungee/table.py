@@ -156,10 +156,13 @@ class BungeeTable(Table):
 
     # --- the end ---------------------------------------------------------------------------
     def awards(self, state: State) -> list[Award]:
-        """Per human: minus the match total (the store lists the highest first, so the
-        lowest total is best)."""
+        """Per human: the match total (the lowest is best: the game's Bestenliste lists the
+        fewest first) and a win for first place (tied winners each)."""
         assert isinstance(state, BungeeState)
-        return [Award(self.name(s), -state.totals[s]) for s in self.humans()]
+        places = state.places()
+        return [
+            Award(self.name(s), state.totals[s], wins=int(places[s] == 1)) for s in self.humans()
+        ]
 
     def end_meta(self, state: State) -> dict[str, Any]:
         """Totals, places and rounds won by name."""

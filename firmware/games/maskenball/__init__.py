@@ -36,7 +36,7 @@ ENTRY = GameEntry(
     secret="the magnet groups (which beetles swap) in digital play",
     bestenliste=(
         "per table size (\"4 Spieler\"), the whole table as one team: a won game scores "
-        "10 + the vine fields still free, a lost one 0"
+        "10 + the vine fields still free (and counts as a win), a lost one 0"
     ),
     leave="leaving ends the game: the table is not scored",
 )

@@ -226,7 +226,7 @@ class MaskenballTable(Table):
     def awards(self, state: State) -> list[Award]:
         """One line for the whole table, named by its size ("4 Spieler")."""
         players = int(state.game.params["players"])
-        return [Award(f"{players} Spieler", self.points(state))]
+        return [Award(f"{players} Spieler", self.points(state), wins=int(state.won()))]
 
     def end_meta(self, state: State) -> dict[str, Any]:
         assert isinstance(state, MaskenballState)

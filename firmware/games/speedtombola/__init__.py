@@ -35,7 +35,7 @@ ENTRY = GameEntry(
     secret="the lots removed unseen from the drum in the running round",
     bestenliste=(
         "per human and match: per round max(0, 50 - round points), then +30/+15/+5 for "
-        "places 1/2/3 (ties share the place's bonus)"
+        "places 1/2/3 (ties share the place's bonus); a first place counts as a win"
     ),
     leave=(
         "a human who leaves while other humans stay gets -10 for the match instead of what "

@@ -247,7 +247,11 @@ class SpeedtombolaTable(Table):
         assert isinstance(state, SpeedtombolaState)
         places = state.places()
         return [
-            Award(self.name(s), bestenliste_points([r.points[s] for r in state.results], places[s]))
+            Award(
+                self.name(s),
+                bestenliste_points([r.points[s] for r in state.results], places[s]),
+                wins=int(places[s] == 1),
+            )
             for s in self.humans()
         ]
 
