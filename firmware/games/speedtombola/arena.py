@@ -28,12 +28,12 @@ class SeatError(ValueError):
 def seat(name: str) -> str:
     """The seat's canonical name (levels case-insensitive); SeatError names an unknown one."""
     key = name.strip().lower()
-    if key in bots.LEVELS or key in opponents.OPPONENTS:
+    if key in bots.LEVELS or key in opponents.OPPONENTS or key in opponents.SEARCHERS:
         return key
     if is_outside(name):
         _outside(name.strip())
         return name.strip()
-    known = ", ".join((*bots.LEVELS, *opponents.OPPONENTS))
+    known = ", ".join((*bots.LEVELS, *opponents.OPPONENTS, *opponents.SEARCHERS))
     raise SeatError(f"unknown seat {name!r}: one of {known}, or PATH.py:FUNCTION")
 
 
@@ -68,7 +68,7 @@ def player(name: str) -> Player:
     key = seat(name)
     if key in bots.LEVELS:
         return partial(bots.choose, level=key)
-    if key in opponents.OPPONENTS:
+    if key in opponents.OPPONENTS or key in opponents.SEARCHERS:
         return partial(opponents.choose, level=key)
     function = _outside(key)
 
