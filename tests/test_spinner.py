@@ -52,15 +52,22 @@ def test_the_angle_and_status_come_in_one_block_read() -> None:
     assert bus.calls == [(0x36, REG_STATUS, 3)]
 
 
-@pytest.mark.parametrize(
-    ("status", "message"),
-    [(0x00, NO_MAGNET), (0x30, MAGNET_TOO_WEAK), (0x28, MAGNET_TOO_STRONG)],
-)
-def test_magnet_problems_give_a_german_message_and_no_angle(status: int, message: str) -> None:
+def test_no_magnet_gives_a_german_message_and_no_angle() -> None:
     with pytest.raises(SensorFault) as caught:
-        AS5600(RecordingBus([status, 0x04, 0x00])).read()
-    assert caught.value.message == message
-    assert NO_MAGNET == "Kein Magnet erkannt"
+        AS5600(RecordingBus([0x00, 0x04, 0x00])).read()
+    assert caught.value.message == NO_MAGNET == "Kein Magnet erkannt"
+
+
+@pytest.mark.parametrize(
+    ("status", "message"), [(0x30, MAGNET_TOO_WEAK), (0x28, MAGNET_TOO_STRONG)]
+)
+def test_a_weak_or_strong_magnet_is_a_warning_beside_a_good_angle(
+    status: int, message: str
+) -> None:
+    sensor = AS5600(RecordingBus([status, 0x04, 0x00]))
+    assert sensor.read() == pytest.approx(90.0) and sensor.warning == message
+    sensor.bus = RecordingBus([0x20, 0x04, 0x00])
+    assert sensor.read() == pytest.approx(90.0) and sensor.warning is None
 
 
 def test_a_silent_bus_is_a_sensor_fault() -> None:
@@ -203,3 +210,34 @@ def test_the_animation_turns_at_least_twice_and_ends_clearly_in_the_drawn_sector
         assert cal.locate_position(spin.frames[-1]) == spin.outcome
         steps = [(b - a) % 360 for a, b in zip([start, *spin.frames], spin.frames, strict=False)]
         assert sum(steps) >= 720 and steps == sorted(steps, reverse=True)
+
+
+def spin_then(det: SpinDetector, tail: list[tuple[float, float]]) -> list:
+    """Two fast turns from rest at 0 (100 readings a second), then the given readings."""
+    samples = [(0.0, 0.0)] + [(0.01 * k, (k * 9.0) % 360) for k in range(1, 81)]
+    return feed_all(det, samples + tail)
+
+
+def test_an_arrow_creeping_on_is_not_at_rest_until_it_stops() -> None:
+    """8 degrees a second from sector 0 into sector 1 (22.5 degrees each): sector 1."""
+    det = SpinDetector(Calibration.equal())
+    creep = [(0.81 + 0.01 * k, 5.0 + 0.08 * k) for k in range(250)]  # 5 -> 25 degrees
+    rest = [(3.31 + 0.01 * k, 25.0) for k in range(100)]
+    assert spin_then(det, creep + rest) == [Sector(1)]
+
+
+def test_one_bad_read_inside_a_spin_does_not_drop_it() -> None:
+    det = SpinDetector(Calibration.equal())
+    samples = [(0.0, 0.0)] + [(0.01 * k, (k * 9.0) % 360) for k in range(1, 81)]
+    samples[40] = (samples[40][0], SensorFault(NO_ANSWER))  # type: ignore[assignment]
+    rest = [(0.81 + 0.01 * k, 50.0) for k in range(100)]
+    assert feed_all(det, samples + rest) == [Sector(2)]
+
+
+def test_a_gap_in_the_readings_does_not_make_a_long_spin_short() -> None:
+    """630 degrees in all, 250 ms of it unread: the turns in the gap are counted."""
+    det = SpinDetector(Calibration.equal())
+    fast = [(0.0, 0.0)] + [(0.01 * k, (k * 9.0) % 360) for k in range(1, 21)]  # 180 degrees
+    after_gap = [(0.45 + 0.01 * k, (405.0 + k * 9.0) % 360) for k in range(26)]  # to 630
+    rest = [(0.71 + 0.01 * k, 270.0) for k in range(100)]
+    assert feed_all(det, fast + after_gap + rest) == [Sector(12)]

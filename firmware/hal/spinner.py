@@ -86,16 +86,24 @@ class AngleSensor(Protocol):
 
 
 def decode_block(block: Sequence[int]) -> float:
-    """Degrees from the 3 bytes STATUS, RAW ANGLE (high, low); SensorFault on a magnet problem."""
+    """Degrees from the 3 bytes STATUS, RAW ANGLE (high, low); SensorFault without a magnet.
+
+    "Too weak" and "too strong" are warnings, not faults (see magnet_warning): many modules
+    report "too strong" with good angles, and the spin detector judges the angles."""
     status = block[0]
     if not status & STATUS_MD:
         raise SensorFault(NO_MAGNET)
-    if status & STATUS_ML:
-        raise SensorFault(MAGNET_TOO_WEAK)
-    if status & STATUS_MH:
-        raise SensorFault(MAGNET_TOO_STRONG)
     raw = (block[1] & 0x0F) << 8 | block[2]
     return raw * 360.0 / COUNTS
+
+
+def magnet_warning(status: int) -> str | None:
+    """The German warning for a magnet the chip finds too weak or too strong (None: fine)."""
+    if status & STATUS_ML:
+        return MAGNET_TOO_WEAK
+    if status & STATUS_MH:
+        return MAGNET_TOO_STRONG
+    return None
 
 
 class AS5600:
@@ -113,6 +121,8 @@ class AS5600:
     def __init__(self, bus: I2CBus, address: int = 0x36) -> None:
         self.bus = bus
         self.address = address
+        self.warning: str | None = None
+        """The magnet's strength warning of the last read (None when it is fine)."""
 
     @classmethod
     def open(cls) -> AS5600:
@@ -130,7 +140,9 @@ class AS5600:
             block = self.bus.read_i2c_block_data(self.address, REG_STATUS, 3)
         except OSError as exc:
             raise SensorFault(NO_ANSWER) from exc
-        return decode_block(block)
+        angle = decode_block(block)
+        self.warning = magnet_warning(block[0])
+        return angle
 
     def close(self) -> None:
         close = getattr(self.bus, "close", None)
@@ -358,12 +370,17 @@ WAITING = "waiting"
 class SpinDetector:
     """Samples in, one outcome per spin out. Pure: the caller supplies the time.
 
-    rest -> spinning when the arrow is more than `start_deg` from its rest angle;
+    rest -> spinning when the arrow is more than `start_deg` from its rest angle (a
+    wobble at rest smaller than that never starts a spin);
     spinning -> rest when every sample for `still_s` stayed within `still_deg` of the
-    first of them: the result is the sector of the mean of the later half of those
-    samples, or SpinAgain when the arrow turned less than `full_turn_deg` in all.
-    A sensor fault gives one SensorError and drops the spin; once the sensor reads
-    again and the arrow is still, the detector rests there without a result.
+    first of them and the later half of them lies within `drift_deg` of the earlier half
+    (no net motion: an arrow creeping on is not at rest yet): the result is the sector of
+    the mean of the later half, or SpinAgain when the arrow turned less than
+    `full_turn_deg` in all. The travel is counted across a gap in the readings from the
+    arrow's speed before it (a long gap can hide whole turns). Up to `bad_reads` faulty
+    reads in a row inside a spin are passed over; more give one SensorError and drop the
+    spin; once the sensor reads again and the arrow is still, the detector rests there
+    without a result.
     """
 
     def __init__(
@@ -373,12 +390,20 @@ class SpinDetector:
         still_deg: float = 5.0,
         still_s: float = 0.5,
         full_turn_deg: float = 360.0,
+        drift_deg: float = 1.0,
+        bad_reads: int = 3,
     ) -> None:
         self.calibration = calibration
         self.start_deg = start_deg
         self.still_deg = still_deg
         self.still_s = still_s
         self.full_turn_deg = full_turn_deg
+        self.drift_deg = drift_deg
+        self.bad_reads = bad_reads
+        self._bad = 0
+        self._prev_t = 0.0
+        self._speed = 0.0
+        """Degrees a second of the arrow lately (signed), to bridge a gap in the readings."""
         self.state = WAITING
         self.rest_deg: float | None = None
         self.fault: SensorFault | None = None
@@ -391,11 +416,15 @@ class SpinDetector:
     def feed(self, t: float, sample: float | SensorFault) -> Outcome | None:
         """One sample (degrees, or the fault the sensor raised) at time t."""
         if isinstance(sample, SensorFault):
+            if self.state == SPINNING and self._bad < self.bad_reads:
+                self._bad += 1  # one bad read does not drop a whole spin
+                return None
             self.fault = sample
             if self.state == FAULT:
                 return None
             self.state = FAULT
             return SensorError(sample.message)
+        self._bad = 0
         self.fault = None
         if self.state == WAITING and self.rest_deg is None:
             self.state = REST
@@ -406,12 +435,12 @@ class SpinDetector:
             if abs(wrap180(sample - self.rest_deg)) > self.start_deg:
                 self.state = SPINNING
                 self._travel = wrap180(sample - self.rest_deg)
-                self._prev = sample
+                self._prev, self._prev_t, self._speed = sample, t, 0.0
                 self._hold(t, sample)
             return None
         if self.state == SPINNING:
-            self._travel += wrap180(sample - self._prev)
-            self._prev = sample
+            self._travel += self._step(t, sample)
+            self._prev, self._prev_t = sample, t
         elif self.state == FAULT:
             self.state = WAITING
             self._hold(t, sample)
@@ -428,6 +457,18 @@ class SpinDetector:
             return SpinAgain()
         return self.calibration.locate(still_at)
 
+    def _step(self, t: float, angle: float) -> float:
+        """Degrees turned since the last reading: the short way round, unless the arrow's
+        speed says it went round further during a gap in the readings."""
+        step = wrap180(angle - self._prev)
+        dt = t - self._prev_t
+        if dt > 0:
+            expected = self._speed * dt
+            if abs(expected) > 180.0:
+                step += 360.0 * round((expected - step) / 360.0)
+            self._speed = 0.5 * self._speed + 0.5 * step / dt
+        return step
+
     def _hold(self, t: float, angle: float) -> None:
         self._anchor = angle
         self._anchor_t = t
@@ -439,7 +480,14 @@ class SpinDetector:
             self._hold(t, angle)
             return False
         self._still.append(off)
-        return t - self._anchor_t >= self.still_s
+        if t - self._anchor_t < self.still_s:
+            return False
+        half = len(self._still) // 2
+        earlier, later = self._still[:half] or [0.0], self._still[half:]
+        if abs(sum(later) / len(later) - sum(earlier) / len(earlier)) > self.drift_deg:
+            self._hold(t, angle)  # still creeping on: watch again from here
+            return False
+        return True
 
     def _still_angle(self) -> float:
         later = self._still[len(self._still) // 2 :]
