@@ -72,6 +72,11 @@ class _LockedSensor:
         with self.lock:
             return self.sensor.read()
 
+    @property
+    def warning(self) -> str | None:
+        """The magnet's strength warning of the last read, where the sensor gives one."""
+        return getattr(self.sensor, "warning", None)
+
 
 class SpinnerService:
     """The spinner source of the running box (sensor or electronic) and its calibration.
@@ -317,9 +322,11 @@ class SpinnerService:
             out.update(magnet="fault", message=fault.message)
             return out
         where = cal.locate(angle)
+        warning = self.sensor.warning
         out.update(
             angle_deg=round(angle, 2),
-            magnet="ok",
+            magnet="warning" if warning else "ok",
+            message=warning,
             position_deg=round(cal.position(angle), 2),
             sector=where.index if isinstance(where, Sector) else None,
             ambiguous=[where.a, where.b] if not isinstance(where, Sector) else None,

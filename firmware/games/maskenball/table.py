@@ -225,6 +225,7 @@ class MaskenballTable(Table):
     # --- the end ------------------------------------------------------------------
     def awards(self, state: State) -> list[Award]:
         """One line for the whole table, named by its size ("4 Spieler")."""
+        assert isinstance(state, MaskenballState)
         players = int(state.game.params["players"])
         return [Award(f"{players} Spieler", self.points(state), wins=int(state.won()))]
 
