@@ -53,6 +53,8 @@ def _load_items(paths: Sequence[Path]) -> list[tuple[str, Template]]:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise TemplateFileError(f"{path}: {exc}") from exc
+        except UnicodeDecodeError:
+            raise TemplateFileError(f"{path}: not a JSON text file") from None
         if isinstance(data, dict) and "grid" not in data:
             items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
         elif isinstance(data, list):

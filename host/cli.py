@@ -11,6 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .device import HostError, UsageError, report
+
 COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
     "spielleiter_host.tournament",
@@ -66,6 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("spielleiter-host: interrupted", file=sys.stderr)
         return 130
+    except HostError as exc:
+        return report(exc)
+    except OSError as exc:  # a file named on the command line: missing, unwritable, a folder
+        where = f" {exc.filename}" if exc.filename else ""
+        return report(UsageError(f"cannot use{where}: {exc.strerror or exc}"))
+    except UnicodeDecodeError:
+        return report(UsageError("a file named on the command line is not UTF-8 text"))
 
 
 if __name__ == "__main__":
