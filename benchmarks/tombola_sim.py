@@ -67,6 +67,28 @@ def rates(rows: int, repeats: int) -> tuple[float, float, bool]:
     return rows / best["baseline"], rows / best["today"], same
 
 
+def decision_rates(rows: int, repeats: int) -> tuple[float, float]:
+    """Playouts/s for the two options of one Stark decision (`rows` drums each): the
+    baseline simulates them in two calls, today's Stark in one call of twice the rows."""
+    _, draws, noise = rounds(rows, 5)
+    start = fresh_batch(rows, PLAYERS, 11, 0)
+    both = fresh_batch(2 * rows, PLAYERS, 11, 0)
+    lots2, noise2 = np.concatenate([draws, draws]), np.concatenate([noise, noise])
+    drum = draws.shape[1] - 1
+    best = {"baseline": float("inf"), "today": float("inf")}
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(2):
+            end = baseline.advance(start, draws, [NORMAL] * PLAYERS, noise, drum)
+            baseline.lot_points(end.holdings)
+        best["baseline"] = min(best["baseline"], time.perf_counter() - t)
+        t = time.perf_counter()
+        end = advance(both, lots2, [NORMAL] * PLAYERS, noise2, drum)
+        lot_points(end.holdings)
+        best["today"] = min(best["today"], time.perf_counter() - t)
+    return 2 * rows / best["baseline"], 2 * rows / best["today"]
+
+
 def scalar_rate() -> float:
     removed, draws, noise = rounds(SCALAR_PLAYOUTS, 2)
     game = SpeedtombolaGame({"players": PLAYERS, "removed": REMOVED})
@@ -123,6 +145,11 @@ def main() -> None:
             f"simulator at {rows:>6,} rows: baseline {old:10,.0f}/s, today {new:10,.0f}/s"
             f"  x{new / old:.2f}  (same results: {'yes' if same else 'NO'})"
         )
+    old, new = decision_rates(STARK_BATCH, 20)
+    print(
+        f"a Stark decision, 2 x {STARK_BATCH} drums: baseline {old:8,.0f}/s (two calls),"
+        f" today {new:8,.0f}/s (one)  x{new / old:.2f}"
+    )
     sim = rates(SIM_PLAYOUTS, 1)[1]
     scalar = scalar_rate()
     print(f"scalar engine   {scalar:12,.0f} playouts/s   (simulator {sim / scalar:.0f}x)")

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame, lot_cost
 
+EPSILON = 1e-9
+"""Below any fraction a ceiling of a small whole number over 1..9 seats can meet."""
 DEFAULT_CHUNK = 8192
 """Playouts per numpy pass; bounds the simulator's memory."""
 
@@ -153,17 +155,20 @@ def advance(
     row its own. Rows are independent; none is changed in place.
     """
     holdings = batch.holdings.copy()
-    groschen = batch.groschen.copy()
+    # Groschen, pots and visit counts are small whole numbers: float64 holds them exactly
+    # and divides faster (a division by n is a product with 1/n and a ceiling, nudged by
+    # EPSILON: a whole quotient stays whole, a fraction is at least 1/7 from one).
+    groschen = batch.groschen.astype(np.float64)
     seat = batch.seat.astype(np.int64)
-    pot = batch.pot.astype(np.int64)
+    pot = batch.pot.astype(np.float64)
     rows, n = holdings.shape
     w = policies if isinstance(policies, dict) else policy_weights(policies)
-    reserve = w["reserve"].astype(np.int64)
-    slope = w["slope"].astype(np.int64)
+    reserve, slope = w["reserve"], w["slope"]
     used = {name: bool(np.any(w[name])) for name in ("lot", "drum", "bias", "noise", "milk")}
-    offsets = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n
+    offsets = ((np.arange(n)[None, :] - np.arange(n)[:, None]) % n).astype(np.float64)
     """offsets[s, t]: how many places seat t sits after seat s."""
-    short_n = n + slope
+    per_visit = 1.0 / n
+    per_short_visit = 1.0 / (n + slope)
     row = np.arange(rows)
     for j in range(lots.shape[1]):
         lot = lots[:, j].astype(np.int64)
@@ -182,23 +187,22 @@ def advance(
             raw = raw + w["noise"] * noise[:, j, :]
         if used["milk"]:
             raw = raw + w["milk"] * (cost <= 0)
-        threshold = np.ceil(raw).astype(np.int64)
         offset = offsets[seat]
-        need = threshold - pot[:, None] - offset
-        k_plain = -((-need) // n)
-        k_short = -((slope * (reserve - groschen) - need) // short_n)
+        need = np.ceil(raw) - pot[:, None] - offset
+        k_plain = np.ceil(need * per_visit - EPSILON)
+        k_short = np.ceil((need - slope * (reserve - groschen)) * per_short_visit - EPSILON)
         k_short = np.maximum(k_short, groschen - reserve + 1)
-        k = np.maximum(np.minimum(np.minimum(k_plain, k_short), groschen), 0)
+        k = np.maximum(np.minimum(np.minimum(k_plain, k_short), groschen), 0.0)
         visit = offset + k * n
         taker = visit.argmin(axis=1)
         first = visit[row, taker]
-        passes = -((offset - first[:, None]) // n)
-        groschen -= np.maximum(passes, 0)
+        passes = np.ceil((first[:, None] - offset) * per_visit - EPSILON)
+        groschen -= np.maximum(passes, 0.0)
         groschen[row, taker] += pot + first
         holdings[row, taker] |= np.left_shift(1, lot)
         seat = taker
-        pot = np.zeros_like(pot)
-    return Batch(holdings, groschen, seat, pot)
+        pot = np.zeros(rows)
+    return Batch(holdings, groschen.astype(np.int64), seat, pot.astype(np.int64))
 
 
 def simulate(
