@@ -112,6 +112,8 @@ class Box:
         self._summary: dict[str, Any] = {}
         self.polls: list[Callable[[float], list[KeyEvent]]] = []
         self.spinner: Any = None
+        self.buzzer: Any = None
+        """Plays the tables' tunes (hal.buzzer); None: a box without sound."""
 
     # --- what screens use ------------------------------------------------
     def now(self) -> float:
@@ -362,8 +364,19 @@ class Box:
     def _tick(self, now: float) -> None:
         if self.table is not None:
             self.table.tick(now)
+            self.play_sounds()
         if self.top is not None:
             self.top.tick(now)
+
+    def play_sounds(self) -> None:
+        """The tunes the table asked for, on the buzzer when sound is on."""
+        table = self.table
+        if table is None or not table.sounds:
+            return
+        tunes, table.sounds[:] = list(table.sounds), []
+        if self.buzzer is not None and self._settings.get("sound.enabled", True):
+            for tune in tunes[-2:]:  # never a queue of old tunes: the latest moments only
+                self.buzzer.play(tune)
 
     def run(self) -> None:
         """Run in real time until quit() (SIGTERM, SIGINT, the menu's Aus)."""
@@ -407,6 +420,8 @@ class Box:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+        if self.buzzer is not None:
+            self.buzzer.close()
         if self.watchdog is not None:
             self.watchdog.stopping()
         self.sink.close()

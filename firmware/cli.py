@@ -265,6 +265,7 @@ def _run_box(
     from .spinner_service import open_service
 
     box.spinner = open_service(box, args.spinner, emulate, args.seed)
+    box.buzzer = _buzzer(pins, emulate, script is not None, args, hardware)
     hardware["spinner"] = box.spinner.mode
 
     link = None
@@ -355,6 +356,29 @@ def _real_panel(
         print(f"spielleiter: buttons unavailable: {exc}", file=sys.stderr, flush=True)
         hardware["buttons"] = False
     return displays, polls
+
+
+def _buzzer(
+    pins: Any, emulate: bool, scripted: bool, args: argparse.Namespace, hardware: dict[str, Any]
+) -> Any:
+    """The piezo on the Pi (pins.toml [buzzer]); the terminal's bell on the emulated box;
+    a line in the log under a key script. None where there is nothing to sound."""
+    from .hal.buzzer import LogBuzzer, PiezoBuzzer, TerminalBell
+
+    if emulate or pins is None or pins.buzzer_pin is None:
+        hardware["buzzer"] = "emulated" if emulate else None
+        if scripted:
+            return LogBuzzer()
+        terminal = args.display in ("auto", "terminal") and sys.stdout.isatty()
+        return TerminalBell(sys.stdout) if emulate and terminal else None
+    try:
+        buzzer = PiezoBuzzer(pins.buzzer_pin)
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds
+        print(f"spielleiter: buzzer unavailable: {exc}", file=sys.stderr, flush=True)
+        hardware["buzzer"] = None
+        return None
+    hardware["buzzer"] = pins.buzzer_pin
+    return buzzer
 
 
 def _labels(box_ref: list[Box]) -> list[str]:

@@ -126,6 +126,7 @@ SETTINGS: dict[str, Setting] = {
     "serial.port": Setting("/dev/ttyGS0", _port, "serial port of the laptop link"),
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
+    "sound.enabled": Setting(True, _bool, "the buzzer's tunes (turn, clock, take, end)"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
     "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
 }

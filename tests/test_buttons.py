@@ -6,6 +6,7 @@ hardware/pins.toml says; time comes from a fake clock, so nothing sleeps.
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import Iterator
 
 import pytest
@@ -184,3 +185,52 @@ def test_two_keys_pressed_together_both_count(bench: Bench) -> None:
     bench.contact(Key.K4, False)
     bench.wait(0.1)
     assert bench.events == [KeyEvent(Key.K1), KeyEvent(Key.K4)]
+
+
+def test_the_buzzer_plays_every_tune_on_a_pwm_pin() -> None:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from spielleiter.hal.buzzer import TUNES, PiezoBuzzer
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    buzzer = PiezoBuzzer(18, pin_factory=factory, wait=True)
+    pin = factory.pin(18)
+    frequencies: list[float] = []
+    original = buzzer.device.play
+    buzzer.device.play = lambda tone: (frequencies.append(float(tone)), original(tone))[1]
+    for tune in TUNES:
+        buzzer.play(tune)
+    buzzer.play("unknown")  # a name the buzzer does not know plays nothing
+    assert buzzer.played == list(TUNES)
+    assert frequencies == [f for notes in TUNES.values() for f, _ in notes if f > 0]
+    assert pin.state == 0, "silent after each tune"
+    buzzer.close()
+
+
+def test_the_box_plays_the_tables_tunes_unless_sound_is_off(tmp_path: pathlib.Path) -> None:
+    import random
+
+    from spielleiter.app import Box, VirtualClock
+    from spielleiter.games.base import Seat
+    from spielleiter.hal.buzzer import LogBuzzer
+    from spielleiter.hal.display import FrameSink
+    from spielleiter.store import Store
+    from spielleiter.ui.menus import launch, main_menu
+
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+    box.buzzer = LogBuzzer()
+    box.reload_settings()
+    box.push(main_menu(box))
+    seats = [Seat("Anna"), Seat("Leicht 1", "computer", "leicht")]
+    seats.append(Seat("Leicht 2", "computer", "leicht"))
+    launch(box, "speedtombola", {"players": 3}, seats)
+    box.settle()
+    assert "turn" in box.buzzer.played
+    store.set_settings({"sound.enabled": False})
+    box.reload_settings()
+    box.buzzer.played.clear()
+    box.table.sound("turn")
+    box.step()
+    assert box.buzzer.played == [] and box.table.sounds == []
+    box.close()
+    store.close()

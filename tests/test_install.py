@@ -315,6 +315,14 @@ def test_wiring_table_and_diagram_show_each_button_on_its_pin() -> None:
         assert f"{pin} GPIO{gpio} {key}" in svg, key
 
 
+def test_wiring_table_and_diagram_show_the_buzzer_on_its_pin() -> None:
+    gpio = PINS["buzzer"]["pin"]
+    table = (HARDWARE / "wiring.md").read_text()
+    svg = (HARDWARE / "wiring.svg").read_text()
+    assert re.search(rf"^\| \+ \(piezo\) +\| 12 +\| {gpio} +\|$", table, re.MULTILINE)
+    assert f"12 GPIO{gpio} BZ" in svg and "14 GND BZ" in svg
+
+
 def test_wiring_shows_the_i2c_addresses() -> None:
     svg = (HARDWARE / "wiring.svg").read_text()
     table = (HARDWARE / "wiring.md").read_text()

@@ -254,3 +254,23 @@ def test_rat_info_and_the_pause_menu_stop_the_clock_and_back_it_starts_anew(
     host.time = 65.0
     table.tick(host.time)
     assert table.session.committed == before + 1
+
+
+def test_the_table_asks_for_tunes_at_its_moments(store: Store) -> None:
+    """Your turn, a computer's take, the end of a round, and a win or the end."""
+    table, _ = make_table(store, SOLO, settings={"speedtombola.removed": 9})
+    assert table.sounds[:1] == ["turn"]
+    human_plays_normal(table)
+    assert {"turn", "take", "round"} <= set(table.sounds)
+    assert table.sounds[-1] in ("win", "end")
+    won = table.state.places()[0] == 1
+    assert table.sounds[-1] == ("win" if won else "end")
+
+
+def test_the_clock_sounds_its_last_three_seconds(store: Store) -> None:
+    table, host = make_table(store, SOLO, settings={"clock.enabled": True, "clock.seconds": 10})
+    table.sounds.clear()
+    for tenth in range(1, 95):
+        host.time = tenth / 10
+        table.tick(host.time)
+    assert table.sounds == ["clock", "clock", "clock"]

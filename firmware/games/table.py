@@ -59,7 +59,11 @@ class Table:
         self.news = ""
         """The last thing that happened, in the players' words."""
         self.closed = False
+        self.sounds: list[str] = []
+        """Tunes the box should play (hal.buzzer.TUNES names); the box takes them away."""
         self._generation = 0
+        self._turn_sounded = -1
+        self._clock_sounded: int | None = None
         session.on_end = self.match_end
 
     # --- who is who ---------------------------------------------------------
@@ -170,9 +174,16 @@ class Table:
                 continue
             if self.seats[player].is_human:
                 self.start_clock()
+                if self._turn_sounded != self.session.committed:
+                    self._turn_sounded = self.session.committed
+                    self.sound("turn")
                 return
             self.think(player)
             return
+
+    def sound(self, tune: str) -> None:
+        """Ask the box to play a tune (the buzzer, if it has one and sound is on)."""
+        self.sounds.append(tune)
 
     def start_clock(self) -> None:
         settings = self.host.settings()
@@ -216,6 +227,11 @@ class Table:
         self.session.apply(action)
         self.deadline = None
         self.moved(seat, action, by_computer)
+        if self.over:
+            returns = self.state.returns()
+            best = max(returns)
+            humans_won = any(returns[s] == best for s in self.humans())
+            self.sound("win" if humans_won else "end")
         show_ms = int(self.host.settings().get("bot.show_ms", 0))
         if by_computer and show_ms > 0 and not self.state.is_terminal():
             self.hold_until = self.host.now() + show_ms / 1000
@@ -243,7 +259,12 @@ class Table:
         self.advance()
 
     def tick(self, now: float) -> None:
-        """Time passed: a shown computer move ends, or the clock runs out."""
+        """Time passed: a shown computer move ends, the clock's last seconds sound, or it
+        runs out."""
+        left = self.seconds_left()
+        if left is not None and 0 < left <= 3 and left != self._clock_sounded:
+            self._clock_sounded = left
+            self.sound("clock")
         if self.hold_until is not None and now >= self.hold_until:
             self.hold_until = None
             self.advance()

@@ -27,6 +27,8 @@ class PinMap:
     usb_product_id: int
     usb_product: str
     raw: dict[str, Any]
+    buzzer_pin: int | None = None
+    """The piezo's GPIO (None: no buzzer fitted)."""
 
 
 DEFAULT_PINS = """
@@ -75,4 +77,5 @@ def load_pin_map(path: Path | None = None, text: str | None = None) -> PinMap:
         usb_product_id=int(data["usb"]["product_id"]),
         usb_product=str(data["usb"]["product"]),
         raw=data,
+        buzzer_pin=int(data["buzzer"]["pin"]) if "pin" in data.get("buzzer", {}) else None,
     )

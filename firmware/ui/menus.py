@@ -356,6 +356,10 @@ def settings_menu(app: App) -> ListMenu:
             lambda: cycle("clock.seconds", CLOCK_SECONDS),
         ),
         Item(
+            lambda: f"Ton: {onoff('sound.enabled')}",
+            lambda: cycle("sound.enabled", (False, True)),
+        ),
+        Item(
             lambda: (
                 "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen"
             ),

@@ -165,6 +165,10 @@ class SpeedtombolaTable(Table):
             return
         lot, pot = self._before
         news = self.move_text(seat, lot, pot, action)
+        if by_computer and action == Move.NEHMEN:
+            self.sound("take")
+        if self.holding() or self.over:
+            self.sound("round")
         self.news = (TIMEOUT_NEWS if self._timed_out else "") + news
 
     def move_text(self, seat: int, lot: int | None, pot: int, action: int) -> str:
