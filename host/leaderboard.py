@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import print_json, show, table
+from .output import confirmed, print_json, show, table
 
 
 def register(subparsers: Any) -> None:
@@ -14,12 +15,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("game", nargs="?", help="one game (default: every game)")
     parser.add_argument("--reset", action="store_true", help="clear it (needs the admin PIN)")
     parser.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
+    parser.add_argument("--yes", action="store_true", help="--reset: do not ask first")
     add_connection_args(parser)
     parser.set_defaults(func=leaderboard)
 
 
 def leaderboard(args: argparse.Namespace) -> int:
     game = {"game": args.game} if args.game else {}
+    which = f"of {args.game}" if args.game else "of every game"
+    if args.reset and not confirmed(f"Clear the Bestenliste {which}?", args.yes):
+        print("nothing cleared", file=sys.stderr)
+        return 1
 
     def body(box: Device) -> int:
         if args.reset:

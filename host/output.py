@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .device import write_file
+
+
+def confirmed(question: str, yes: bool) -> bool:
+    """Ask at a terminal before something is cleared or deleted (`--yes` skips it; a
+    script without a terminal is not asked)."""
+    if yes or not sys.stdin.isatty():
+        return True
+    try:
+        answer = input(f"{question} [j/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("j", "ja", "y", "yes")
 
 
 def print_json(value: Any) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import print_json, show, table, write_text
+from .output import confirmed, print_json, show, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -25,6 +26,7 @@ def register(subparsers: Any) -> None:
     delete = sub.add_parser("delete", help="delete a record (needs the admin PIN)")
     delete.add_argument("id", type=int, help="the record's id from `records list`")
     delete.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
+    delete.add_argument("--yes", action="store_true", help="do not ask at a terminal first")
     delete.set_defaults(func=records_delete)
     for p in (lst, get, delete):
         add_connection_args(p)
@@ -62,12 +64,20 @@ def records_get(args: argparse.Namespace) -> int:
         record = box.call("records.get", id=args.id)["record"]
         text = json.dumps(record, ensure_ascii=False, sort_keys=True)
         write_text(text, args.output)
+        if args.output is not None:
+            actions = len(record.get("actions") or [])
+            what = f"record {args.id} ({record.get('game')}, {actions} actions)"
+            print(f"saved {what} to {args.output}", file=sys.stderr)
         return 0
 
     return run_with_device(args, body)
 
 
 def records_delete(args: argparse.Namespace) -> int:
+    if not confirmed(f"Delete record {args.id} from the box?", args.yes):
+        print("nothing deleted", file=sys.stderr)
+        return 1
+
     def body(box: Device) -> int:
         result = call_with_pin(box, "records.delete", args.pin, id=args.id)
         return show(result, args.json, f"deleted record {result['deleted']}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -49,8 +50,9 @@ def settings_get(args: argparse.Namespace) -> int:
             )
         unknown = [k for k in args.keys if k not in values]
         if unknown:
+            hints = "".join(suggest(k, values) for k in unknown)
             raise HostError(
-                f"no such setting: {', '.join(unknown)} (`settings get` lists them all)"
+                f"no such setting: {', '.join(unknown)}{hints} (`settings get` lists them all)"
             )
         keys = args.keys or sorted(values)
         if args.json:
@@ -65,7 +67,7 @@ def settings_get(args: argparse.Namespace) -> int:
             ]
             for k in keys
         ]
-        print(table(["setting", "value", "", "meaning"], rows))
+        print(table(["setting", "value", "changed", "meaning"], rows))
         print(f"admin PIN: {'set' if result['pin_set'] else 'not set'}")
         return 0
 
@@ -93,13 +95,22 @@ def settings_set(args: argparse.Namespace) -> int:
             print_json(result)
         else:
             for key in sorted(changes):
-                shown = "(set)" if key == "admin.pin" else _show(result["settings"].get(key))
+                if key == "admin.pin":
+                    shown = "(set)" if changes[key] else "(none: the link is open)"
+                else:
+                    shown = _show(result["settings"].get(key))
                 print(f"{key} = {shown}")
         if "warning" in result:
             print(f"spielleiter-host: warning: {result['warning']}", file=sys.stderr)
         return 0
 
     return run_with_device(args, body)
+
+
+def suggest(name: str, known: Any) -> str:
+    """ " (did you mean X?)" for a mistyped name, or "" when nothing is close."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def split_assignment(text: str) -> tuple[str, str]:

@@ -381,3 +381,23 @@ def test_every_argument_of_the_box_commands_says_what_it_is():
         for action in parser._actions:
             if not isinstance(action, argparse._SubParsersAction | argparse._HelpAction):
                 assert action.help, f"{' '.join(path)} {action.dest}"
+
+
+def test_at_a_terminal_clearing_and_deleting_ask_first(host, store, monkeypatch):
+    store.add_to_bestenliste(GAME, "Anna", 90)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    code, _, err = host("leaderboard", GAME, "--reset")
+    assert code == 1 and "nothing cleared" in err
+    assert [s.name for s in store.bestenliste(GAME)] == ["Anna"]
+    assert host("leaderboard", GAME, "--reset", "--yes")[0] == 0
+    assert store.bestenliste(GAME) == []
+    code, _, err = host("records", "delete", "1")
+    assert code == 1 and "nothing deleted" in err
+
+
+def test_a_mistyped_setting_gets_a_suggestion(host):
+    code, _, err = host("settings", "set", "clock.secnds=15")
+    assert code == 7 and "did you mean clock.seconds?" in err
+    code, _, err = host("settings", "get", "clock.enabeld")
+    assert code != 0 and "did you mean clock.enabled?" in err
