@@ -11,6 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from . import device
 from .device import HostError, UsageError, report
 
 COMMAND_MODULES: list[str] = [
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `spielleiter-host`."""
     args = build_parser().parse_args(argv)
+    device.JSON_ERRORS = bool(getattr(args, "json", False))
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

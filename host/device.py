@@ -354,10 +354,18 @@ def write_file(path: Path, data: bytes) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def report(exc: HostError) -> int:
-    """Tell the person what went wrong; the exit code for the script."""
+JSON_ERRORS = False
+"""Set by the command line under --json: errors come as a JSON object on stdout too."""
+
+
+def report(exc: HostError, code: int | None = None) -> int:
+    """Tell the person what went wrong (and a script, as JSON under --json); the exit code
+    (`code` instead of the error's own)."""
+    exit_code = exc.exit_code if code is None else code
     print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
-    return exc.exit_code
+    if JSON_ERRORS:
+        print(json.dumps({"error": describe(exc), "exit_code": exit_code}))
+    return exit_code
 
 
 def describe(exc: HostError) -> str:

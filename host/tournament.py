@@ -24,6 +24,7 @@ from typing import Any
 from spielleiter.games import catalog
 
 from . import runner
+from .device import HostError, UsageError, report
 
 
 @dataclass(frozen=True)
@@ -125,42 +126,19 @@ def _house_rules(args: argparse.Namespace, entry: catalog.GameEntry) -> dict[str
 
 
 def _command(args: argparse.Namespace) -> int:
-    entry = catalog.entry(args.game)
     try:
-        seats = tuple(canonical_seat(entry, s) for s in args.seats.split(","))
-    except ValueError as exc:
-        print(f"--seats: {exc}", file=sys.stderr)
-        return 2
-    if not entry.min_seats <= len(seats) <= entry.max_seats:
-        print(f"--seats: {entry.min_seats} to {entry.max_seats} seats", file=sys.stderr)
-        return 2
-    if args.cluster and any(_is_outside(s) for s in seats):
-        print(
-            "--cluster: your own bots (PATH.py:FUNCTION) run only on this computer;"
-            " use --jobs N with them",
-            file=sys.stderr,
-        )
-        return 2
-    params = _house_rules(args, entry)
-    if isinstance(params, str):
-        print(params, file=sys.stderr)
-        return 2
-    if args.games < 1:
-        print("--games: at least 1", file=sys.stderr)
-        return 2
-    setup = Setup(game=entry.id, seats=seats, params=params, seed=args.seed)
-    try:
+        setup = _setup(args)
         options = runner.options_from(args, args.json)
         result = run(setup, args.games, **vars(options))
     except runner.Stopped as exc:
-        print(f"tournament: {exc}", file=sys.stderr)
-        return 130
+        return report(HostError(f"tournament: {exc}"), code=130)
     except runner.RunError as exc:
-        print(f"tournament: {exc}", file=sys.stderr)
-        return 2
+        return report(UsageError(f"tournament: {exc}"))
+    except HostError as exc:
+        return report(exc)
     except ValueError as exc:  # an outside bot that answered wrong: its seat is named
-        print(f"tournament: {exc}", file=sys.stderr)
-        return 1
+        return report(HostError(f"tournament: {exc}"))
+    seats = setup.seats
     if result["games"] != args.games:
         print(
             f"tournament: {result['games']} games: every deal is played from each of the"
@@ -177,6 +155,28 @@ def _command(args: argparse.Namespace) -> int:
             f"   mean points {r['mean_points']:.1f}"
         )
     return 0
+
+
+def _setup(args: argparse.Namespace) -> Setup:
+    """The tournament the command line asks for (UsageError names what is wrong)."""
+    entry = catalog.entry(args.game)
+    try:
+        seats = tuple(canonical_seat(entry, s) for s in args.seats.split(","))
+    except ValueError as exc:
+        raise UsageError(f"--seats: {exc}") from None
+    if not entry.min_seats <= len(seats) <= entry.max_seats:
+        raise UsageError(f"--seats: {entry.min_seats} to {entry.max_seats} seats")
+    if args.cluster and any(_is_outside(s) for s in seats):
+        raise UsageError(
+            "--cluster: your own bots (PATH.py:FUNCTION) run only on this computer;"
+            " use --jobs N with them"
+        )
+    params = _house_rules(args, entry)
+    if isinstance(params, str):
+        raise UsageError(params)
+    if args.games < 1:
+        raise UsageError("--games: at least 1")
+    return Setup(game=entry.id, seats=seats, params=params, seed=args.seed)
 
 
 def canonical_seat(entry: catalog.GameEntry, name: str) -> str:
