@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,12 @@ from spielleiter.games import catalog
 
 from .device import (
     EXIT_INVALID,
+    EXIT_USAGE,
     Device,
     HostError,
     add_connection_args,
+    add_pin_arg,
+    call_with_pin,
     read_json,
     report,
     run_with_device,
@@ -46,13 +50,67 @@ def register(subparsers: Any) -> None:
     put.add_argument(
         "--name", help="store the single board in FILE under this name (default: its own name)"
     )
+    add_pin_arg(put)
     put.set_defaults(func=boards_put)
     delete = sub.add_parser("delete", help="delete an uploaded board")
     delete.add_argument("game", help=with_boards)
     delete.add_argument("name", help="an uploaded board's name")
+    add_pin_arg(delete)
     delete.set_defaults(func=boards_delete)
     for p in (lst, get, put, delete):
         add_connection_args(p)
+    check = sub.add_parser("check", help="validate board files offline (no device needed)")
+    check.add_argument("game", help=with_boards)
+    check.add_argument(
+        "files", type=Path, nargs="+", help="JSON: a board, a list, or {name: board}"
+    )
+    check.set_defaults(func=boards_check)
+    from .engel_bengel_tools import register_stats
+
+    register_stats(sub)
+
+
+def boards_check(args: argparse.Namespace) -> int:
+    """Validate board files with the game's own validator; name the file and the field."""
+    try:
+        functions = catalog.entry(args.game).board_functions()
+    except catalog.UnknownGame as exc:
+        return report(HostError(str(exc)))
+    if functions is None:
+        return report(HostError(f"{args.game} has no boards"))
+    validate = functions[0]
+    bad = 0
+    for path in args.files:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            print(f"spielleiter-host boards check: {path}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            print(f"spielleiter-host boards check: {path}: not JSON ({exc})", file=sys.stderr)
+            return EXIT_INVALID
+        if isinstance(data, list):
+            items = [(f"[{i}]", v) for i, v in enumerate(data)]
+        elif (
+            isinstance(data, dict)
+            and all(isinstance(v, dict) for v in data.values())
+            and ("name" not in data)
+        ):
+            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
+        else:
+            items = [("", data)]
+        for where, item in items:
+            try:
+                validate(item)
+            except ValueError as exc:
+                field = ".".join(p for p in (where, str(getattr(exc, "path", ""))) if p)
+                message = getattr(exc, "message", exc)
+                print(f"spielleiter-host boards check: {path}: {field}: {message}", file=sys.stderr)
+                bad += 1
+    if bad:
+        return EXIT_INVALID
+    print(f"ok: {len(args.files)} file(s) valid for {args.game}")
+    return 0
 
 
 def boards_list(args: argparse.Namespace) -> int:
@@ -118,7 +176,7 @@ def boards_put(args: argparse.Namespace) -> int:
         return report(exc)
 
     def body(box: Device) -> int:
-        result = box.call("boards.put", game=args.game, boards=items)
+        result = call_with_pin(box, "boards.put", args.pin, game=args.game, boards=items)
         stored = ", ".join(result["stored"])
         return show(result, args.json, f"stored for {result['game']}: {stored}")
 
@@ -127,7 +185,7 @@ def boards_put(args: argparse.Namespace) -> int:
 
 def boards_delete(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
-        result = box.call("boards.delete", game=args.game, name=args.name)
+        result = call_with_pin(box, "boards.delete", args.pin, game=args.game, name=args.name)
         return show(result, args.json, f"deleted {result['game']} board {result['deleted']}")
 
     return run_with_device(args, body)

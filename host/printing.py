@@ -253,6 +253,9 @@ def register(subparsers: Any) -> None:
     bingo.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
                        help="template files (as uploaded to the box); default: the shipped nine")
     bingo.set_defaults(func=print_besenbingo)
+    from .engel_bengel_tools import register_print
+
+    register_print(sub)
 
 
 def print_besenbingo(args: argparse.Namespace) -> int:

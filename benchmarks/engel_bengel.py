@@ -1,0 +1,101 @@
+"""Engel & Bengel benchmark: Stark's decision time (goal: median <= 100 ms on a laptop),
+the simulator's rate, and the key presses a human needs per placement and per turn.
+
+Stark is timed on decision points of games between Normal computers (3 and 4 players):
+only positions with more than one legal move count (a forced move costs nothing). The key
+presses come from a human playing Normal's moves on the box (the box rolling) against two
+Normal computers, with the board screen's keys (K1 die, K2 row, K3 Legen/Nochmal, K4
+Stopp).
+
+Run: .venv/bin/python benchmarks/engel_bengel.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from spielleiter.games.base import sample_chance
+from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel.rules import EngelBengelGame
+from spielleiter.games.engel_bengel.sim import Batch, simulate
+
+
+def decision_views(players: int, count: int, seed: int) -> list[dict]:
+    """Views at decision points with a choice, from games of Normal computers."""
+    views: list[dict] = []
+    g = 0
+    while len(views) < count:
+        state = EngelBengelGame({"players": players}).new_initial_state()
+        rng = random.Random(seed * 1000 + g)
+        g += 1
+        while not state.is_terminal() and len(views) < count:
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            view = state.view(state.current_player())
+            if len(view["legal"]) > 1 and rng.random() < 0.2:
+                views.append(view)
+            state.apply_action(bots.normal_move(view))
+    return views
+
+
+def time_stark(players: int, count: int = 200) -> list[float]:
+    views = decision_views(players, count, seed=players)
+    bots.stark_move(views[0], random.Random(0))  # numpy and caches warm
+    times = []
+    for i, view in enumerate(views):
+        t0 = time.perf_counter()
+        bots.stark_move(view, random.Random(i))
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
+def simulator_rate(rows: int = 20_000) -> float:
+    """Playouts of a whole Durchgang per second (4 players, fresh board)."""
+    state = EngelBengelGame({"players": 4, "shuffle": False, "start": "erster"})
+    start = state.new_initial_state()
+    start.apply_action(start.chance_outcomes()[0][0])
+    gen = np.random.default_rng(1)
+    dice = gen.integers(1, 7, size=(rows, 64, 5))
+    keep = np.full((rows, 4), 3)
+    t0 = time.perf_counter()
+    simulate(start.face, Batch.of([start], repeat=rows), dice, keep)
+    return rows / (time.perf_counter() - t0)
+
+
+def presses(games: int = 2, level: str = "normal") -> tuple[list[int], list[int]]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from test_engel_bengel_device import measure_presses
+
+    with tempfile.TemporaryDirectory() as folder:
+        return measure_presses(Path(folder), games=games, level=level)
+
+
+def main() -> None:
+    for players in (3, 4):
+        times = time_stark(players)
+        q = statistics.quantiles(times, n=20)
+        print(
+            f"Stark decision, {players} players, {len(times)} positions: median "
+            f"{statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms "
+            f"({bots.STARK_PLAYOUTS} playouts per move)"
+        )
+    print(f"simulator: {simulator_rate():,.0f} Durchgang playouts/s (4 players, 20,000 rows)")
+    for level, who in (("normal", "takes the suggestion"), ("leicht", "plays random fitting dice")):
+        placements, turns = presses(level=level)
+        print(
+            f"key presses, a human who {who}: placement median "
+            f"{statistics.median(placements)}, mean {statistics.mean(placements):.2f} "
+            f"(n={len(placements)}); turn median {statistics.median(turns)}, mean "
+            f"{statistics.mean(turns):.2f} (n={len(turns)})"
+        )
+
+
+if __name__ == "__main__":
+    main()

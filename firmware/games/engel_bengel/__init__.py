@@ -1,0 +1,58 @@
+"""Engel & Bengel: the faces, the rules, computers that know when to stop, table and screens."""
+
+from spielleiter.games.catalog import GameEntry, HouseRule, Option
+
+from .rules import DURCHGAENGE, END_CHOICES, LIMIT, START_CHOICES, TARGET, EngelBengelGame
+
+LEVELS = ("leicht", "normal", "stark")
+DICE_SOURCES = ("box", "echt")
+
+ENTRY = GameEntry(
+    id="engel-bengel",
+    game=EngelBengelGame,
+    table="table:EngelBengelTable",
+    screens="screens:start",
+    levels=LEVELS,
+    arena="arena:play",
+    replay="replay:replay_text",
+    setup="screens:setup",
+    boards="faces:validate_board:default_boards",
+    house_rules=(
+        HouseRule("wuerfel", "Würfel", DICE_SOURCES, "wuerfel", ("Box", "echt")),
+        HouseRule("end", "Ende", END_CHOICES, "end", ("Ziel", "Durchgänge")),
+    ),
+    options=(
+        Option("wuerfel", "box", "who rolls: the box's cup, or real dice entered", DICE_SOURCES),
+        Option("end", "ziel", "game end: a chip target, or a fixed number", END_CHOICES),
+        Option(
+            "target", TARGET, "chips that end the game after their Durchgang", bounds=(81, 1000)
+        ),
+        Option(
+            "durchgaenge",
+            DURCHGAENGE,
+            "Durchgänge of a game that ends by number",
+            bounds=(1, LIMIT),
+        ),
+        Option("shuffle", True, "the stack of faces is shuffled once at the start"),
+        Option("start", "zufall", "first start player: drawn, or the first seat", START_CHOICES),
+        Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
+    ),
+    help=(
+        "Würfle bis zu 5 deiner Würfel. Nach jedem Wurf mindestens einen passenden "
+        "setzen, jede Reihe von links.",
+        "Dann aufhören oder mit den übrigen weiterwürfeln. Passt keiner, ist der Zug vorbei.",
+        "Wer eine Reihe füllt: weiß zahlt ihren Wert, schwarz kostet ihn. Das letzte "
+        "Feld beendet den Durchgang.",
+        "Am Ende gewinnen die meisten Chips. 4 lang: Pause, Hilfe, Verlassen.",
+    ),
+    secret="the order of the stack of faces below the faces that came up so far",
+    bestenliste=(
+        "per human and game: the final chips, and a win for the richest (tied winners "
+        "each); a line sums the chips of its games, with the games played and won"
+    ),
+    leave=(
+        "a human who leaves while other humans stay gets -10 for the game instead of what it "
+        "earned; a computer takes the seat. The last human leaving ends the game unscored"
+    ),
+    leave_penalty=-10,
+)

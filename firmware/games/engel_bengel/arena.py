@@ -1,0 +1,40 @@
+"""Whole Engel & Bengel games between computers, for the host's tournaments (offline).
+
+A deal fixes the chance stream (the stack, the start player, every roll in order), so
+every seat rotation of a deal draws from the same luck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from spielleiter.games.base import sample_chance
+from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel.rules import EngelBengelGame
+
+
+def play(
+    levels: Sequence[str], deal: tuple[int, int], bot_seed: int, params: Mapping[str, Any]
+) -> tuple[list[int], list[float]]:
+    """One game, `levels[s]` playing seat s on the deal's chance: (places, final chips)."""
+    known = EngelBengelGame.default_params()
+    rules = {k: v for k, v in params.items() if k in known}  # "wuerfel" is the table's
+    game = EngelBengelGame({**rules, "players": len(levels)})
+    chance = random.Random(f"engel-bengel-deal-{deal[0]}-{deal[1]}")
+    state = game.new_initial_state()
+    decision = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, chance))
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        decision += 1
+        rng = random.Random(bot_seed * 1_000_003 + decision)
+        state.apply_action(bots.choose(state.view(seat), level=levels[seat], rng=rng))
+    return state.places(), [float(c) for c in state.chips]

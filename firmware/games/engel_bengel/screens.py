@@ -1,0 +1,432 @@
+"""Engel & Bengel on the panel: the top face, the roll, the choice of die and row, the
+warning before a black row, the settlement after each Durchgang, the standings.
+
+The board screen: the six rows of the top face on the left (each row's chips on its left:
+"+5" white, an inverted "-4" black; a placed die is a filled box with its pips, a free box
+shows what it wants: its printed pips, "*" for a star box, "r"/"g" for a mixed row's red
+and yellow boxes); on the right the player whose turn it is, the roll (the chosen die
+inverted), the roll count and the dice aside, everyone's chips and the news.
+
+Keys while a human places: K1 "Würfel" (the next value of the roll, then "Nochmal"), K2
+"Reihe" (the next row), K3 "Legen" (or "Nochmal" when that is chosen), K4 "Stopp". A new
+roll starts at the table's suggestion. The chosen box is hatched, the chosen die inverted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.catalog import Variant
+from spielleiter.games.engel_bengel.rules import Move, place_action
+from spielleiter.games.engel_bengel.table import EngelBengelTable
+from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
+from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.menus import launch
+from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.widgets import Confirm, Message
+
+GAME = "engel-bengel"
+ROW_H = 9
+BOX_W = 10
+PANEL_X = 78
+
+
+def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
+    """After the menu's seats and house rules: the settings' defaults, uploaded faces, and who
+    rolls (kept in the record's meta), then the start."""
+    settings = app.settings()
+    meta = {"wuerfel": params.pop("wuerfel", "box")}
+    for key in ("target", "durchgaenge", "shuffle", "start"):
+        value = settings.get(f"{GAME}.{key}")
+        if value is not None:
+            params[key] = value
+    if app.store.uploaded_boards(GAME):
+        params["faces"] = list(app.store.boards(GAME).values())
+    launch(app, GAME, params, seats, meta)
+
+
+def start(app: App, table: EngelBengelTable) -> Screen:
+    """The board screen of a new or resumed game."""
+    return BoardScreen(app, table)
+
+
+def short(name: str, chars: int) -> str:
+    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
+    if len(name) <= chars:
+        return name
+    head, _, number = name.rpartition(" ")
+    if number.isdigit() and head and len(number) < chars:
+        return head[: chars - len(number)] + number
+    return name[:chars]
+
+
+class BoardScreen(GameScreen):
+    """The top face and the turn: die and row chosen with K1/K2, placed with K3."""
+
+    table: EngelBengelTable
+
+    def __init__(self, app: App, table: EngelBengelTable) -> None:
+        super().__init__(app, table)
+        self.die = 0
+        """The chosen value of the roll (0: none)."""
+        self.row = 0
+        self.at = -1
+        """The position the choice was made for (a new position resets it)."""
+
+    # --- following the table -------------------------------------------------------
+    def enter(self) -> None:
+        self.table.advance()
+        self.follow()
+
+    def tick(self, now: float) -> None:
+        self.follow()
+
+    def follow(self) -> None:
+        """Show what the table waits for: real dice, a settlement, or the standings."""
+        table = self.table
+        if self.app.top is not self or table.closed:
+            return
+        if table.settlement() is not None:
+            self.app.push(SettlementScreen(self))
+        elif table.standings_due():
+            self.app.push(StandingsScreen(self))
+        elif table.roll_wanted():
+            self.app.push(DiceEntry(self))
+
+    def mine(self) -> bool:
+        """A human places now (the table waits for their key)."""
+        table = self.table
+        return table.human_to_move() and table.waiting_for(table.to_move())
+
+    def choice(self) -> tuple[int, int]:
+        """(die, row) chosen now (die 0: Nochmal is chosen). A new position starts at the
+        table's suggestion: its die and row, or Nochmal (a suggested stop keeps the first
+        fitting die chosen, Stopp is K4)."""
+        committed = self.table.session.committed
+        if committed != self.at:
+            self.at = committed
+            state = self.table.state
+            legal = [a for a in state.legal_actions() if a >= 2]
+            suggested = self.table.suggestion()
+            if suggested == Move.STOPP and legal:
+                suggested = legal[0]
+            self.die, self.row = 0, 0
+            if suggested >= 2:
+                self.row, pips = divmod(suggested - 2, 6)
+                self.die = pips + 1
+        return self.die, self.row
+
+    def cycle(self) -> list[int]:
+        """What K1 steps through: the roll's values, then Nochmal (0) where it is allowed."""
+        state = self.table.state
+        values = sorted(set(state.roll))
+        return values + ([0] if Move.NOCHMAL in state.legal_actions() else [])
+
+    # --- keys ----------------------------------------------------------------------------
+    def softkeys(self) -> list[SoftKey | None]:
+        if not self.mine():
+            return [None, None, None, None]
+        die, _ = self.choice()
+        return [
+            SoftKey("Würfel", "w"),
+            SoftKey("Reihe", "r") if die else None,
+            SoftKey("Legen", "l\n") if die else SoftKey("Nochmal", "n\n"),
+            SoftKey("Stopp", "s"),
+        ]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long or not self.mine():
+            return
+        die, row = self.choice()
+        if event.key == Key.K1:
+            cycle = self.cycle()
+            self.die = cycle[(cycle.index(die) + 1) % len(cycle)] if die in cycle else cycle[0]
+            rows = self.table.fitting_rows(self.die) if self.die else []
+            if rows:
+                self.row = rows[0]
+        elif event.key == Key.K2 and die:
+            self.row = (row + 1) % 6
+        elif event.key == Key.K3:
+            self.place(place_action(row, die) if die else Move.NOCHMAL)
+        elif event.key == Key.K4:
+            self.stop()
+
+    def place(self, action: int) -> None:
+        """Legen: refused with the reason, or warned about first when a black row costs."""
+        table = self.table
+        seat = table.to_move()
+        if action not in table.state.legal_actions():
+            self.app.push(Message("Geht nicht", table.why_not(seat, action)))
+            return
+        cost = table.black_cost(action)
+        if cost:
+            r = (action - 2) // 6
+            question = f"Reihe {r + 1} ist schwarz: du zahlst {cost} Chips. Trotzdem legen?"
+
+            def yes() -> None:
+                self.app.pop()
+                self.command(action)
+
+            self.app.push(Confirm(question, yes, self.app.pop, "Legen", "Nein"))
+            return
+        self.command(action)
+
+    def stop(self) -> None:
+        """Stopp: before a die is placed, the duty to place is explained."""
+        table = self.table
+        if Move.STOPP not in table.state.legal_actions():
+            self.app.push(Message("Erst legen", table.why_not(table.to_move(), Move.STOPP)))
+        else:
+            self.command(Move.STOPP)
+
+    def command(self, action: int) -> None:
+        table = self.table
+        try:
+            table.command(table.to_move(), action)
+        except IllegalActionError as refused:
+            self.app.push(Message("Geht nicht", str(refused)))
+            return
+        self.follow()
+
+    # --- drawing ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        table = self.table
+        state = table.state
+        mine = self.mine()
+        die, row = self.choice() if mine else (0, -1)
+        row = row if die else -1
+        for r, face_row in enumerate(state.face.rows):
+            y = r * ROW_H
+            label = f"{'+' if face_row.white else '-'}{face_row.value}"
+            canvas.text((1, y + 1), label, TINY)
+            if not face_row.white:
+                canvas.invert((0, y, 12, y + 7))
+            filled = state.board[r]
+            for k in range(face_row.boxes):
+                x = 14 + k * BOX_W
+                box = (x, y, x + BOX_W - 2, y + ROW_H - 2)
+                if k < len(filled):
+                    canvas.rect(box, fill=1)
+                    canvas.text((x + 2, y + 1), str(filled[k]), TINY, fill=0)
+                    continue
+                if r == row and k == len(filled):
+                    canvas.rect(box)
+                    canvas.hatch((x + 2, y + 2, x + BOX_W - 4, y + ROW_H - 4))
+                    continue
+                canvas.rect(box)
+                if face_row.kind == "pips":
+                    mark = str(face_row.pips[k])
+                elif face_row.kind == "star":
+                    mark = "*"
+                else:
+                    mark = "r" if k < 3 else "g"
+                canvas.text((x + 2, y + 1), mark, TINY)
+        self.draw_panel(canvas, die)
+        canvas.softkeys([k.label if k else "" for k in self.softkeys()])
+
+    def draw_panel(self, canvas: Canvas, die: int) -> None:
+        table = self.table
+        state = table.state
+        x = PANEL_X
+        canvas.line((x - 2, 0, x - 2, 53))
+        for i, pips in enumerate(state.roll):
+            bx = x + i * 10
+            canvas.rect((bx, 0, bx + 8, 8))
+            canvas.text((bx + 2, 1), str(pips), SMALL)
+        if die and die in state.roll:
+            i = state.roll.index(die)
+            canvas.invert((x + i * 10, 0, x + i * 10 + 8, 8))
+        elif self.mine() and not die:
+            canvas.text((x, 1), "Nochmal?" if not state.roll else "", SMALL)
+        turn = state.turn
+        if turn >= 0:
+            canvas.text((x, 10), f"W{state.rolls} Vorrat {state.dice[turn]}", TINY)
+        n = len(table.seats)
+        columns = 1 if n <= 4 else 2
+        per = -(-n // columns)
+        width = 50 // columns
+        for s in range(n):
+            cx = x + (s // per) * width
+            cy = 17 + (s % per) * 6
+            chars = (width - 13) // 4 if columns == 1 else 2
+            text = f"{short(table.name(s), chars):<{chars}}{state.chips[s]:>3}"
+            canvas.text((cx, cy), text, TINY)
+            if s == turn:
+                canvas.invert((cx, cy, cx + len(text) * 4 - 1, cy + 5))
+        top = max(30, 17 + per * 6 + 1)
+        room = (54 - top) // 6
+        words = self.status(room).split(" ")
+        lines = [""]
+        for word in words:
+            if lines[-1] and len(lines[-1]) + 1 + len(word) > 12:
+                lines.append(word)
+            else:
+                lines[-1] = f"{lines[-1]} {word}".strip()
+        for i, line in enumerate(lines[:room]):
+            canvas.text((x, top + 6 * i), line[:12], TINY)
+
+    def status(self, room: int = 3) -> str:
+        """The news, or the duty to place (with who begins, at the game's first turn), in
+        words that wrap into `room` lines of 12 characters."""
+        table = self.table
+        if table.thinking is not None:
+            return f"{short(table.name(table.thinking), 6)} denkt"
+        state = table.state
+        if self.mine() and state.placed_now == 0:
+            if state.durchgang == 0 and state.turn == state.starter and not any(state.board):
+                duty = "Leg einen Würfel!" if room >= 3 else "Leg 1 Würfel"
+                return f"{short(table.name(state.turn), 4)} beginnt {duty}"
+            return "Leg einen Würfel!"
+        if self.mine() and not self.choice()[0]:
+            return f"Nochmal mit {len(table.state.roll)}?"
+        return table.news
+
+    def summary(self) -> dict[str, Any]:
+        table = self.table
+        state = table.state
+        return {
+            "screen": "engel-bengel.board",
+            "face": state.face.name,
+            "board": [list(b) for b in state.board],
+            "roll": list(state.roll),
+            "turn": state.turn,
+            "to_move": table.to_move(),
+            "chips": list(state.chips),
+            "dice": list(state.dice),
+            "choice": list(self.choice()) if self.mine() else None,
+            "news": table.news,
+        }
+
+
+class DiceEntry(Screen):
+    """Real dice: the values rolled, die by die (K1 -, K2 +, K3 OK, K4 back)."""
+
+    def __init__(self, screen: BoardScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+        self.values: list[int] = []
+        self.value = 1
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [
+            SoftKey("-", "-h"),
+            SoftKey("+", "+l"),
+            SoftKey("OK", "\n"),
+            SoftKey("Zurück", "\x08"),
+        ]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        wanted = self.table.roll_wanted()
+        if not wanted:
+            self.app.pop()
+            return
+        if event.key == Key.K1:
+            self.value = 6 if self.value == 1 else self.value - 1
+        elif event.key == Key.K2:
+            self.value = 1 if self.value == 6 else self.value + 1
+        elif event.key == Key.K3:
+            self.values.append(self.value)
+            self.value = 1
+            if len(self.values) == wanted:
+                values, self.values = self.values, []
+                self.table.enter_roll(values)
+                self.app.pop()
+        elif event.key == Key.K4 and self.values:
+            self.value = self.values.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        wanted = self.table.roll_wanted()
+        name = self.table.name(self.table.state.turn) if self.table.state.turn >= 0 else ""
+        y = canvas.title(f"{short(name, 12)} würfelt", f"{len(self.values) + 1}/{wanted}")
+        canvas.text((2, y), "Augen:", SMALL)
+        canvas.rect((40, y, 62, y + 22))
+        canvas.text((46, y + 1), str(self.value), LARGE)
+        canvas.text((70, y + 2), " ".join(map(str, self.values)) or "-", TEXT)
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "engel-bengel.dice", "values": list(self.values), "value": self.value}
+
+
+class SettlementScreen(Screen):
+    """A Durchgang's end: who paid and who got what, the chips after it; Weiter."""
+
+    def __init__(self, screen: BoardScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+        result = self.table.settlement()
+        assert result is not None
+        self.result = result
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [None, None, None, SoftKey("Weiter", "\n ")]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key == Key.K4 and not event.long:
+            self.table.proceed()
+            self.app.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        r = self.result
+        table = self.table
+        n = len(table.seats)
+        if n <= 6:
+            y = canvas.title(f"Durchgang {r.number} vorbei")
+        else:
+            canvas.text((0, 0), f"Durchgang {r.number} vorbei", TINY)
+            y = 7
+        size, step, cw = (SMALL, 9, 5) if n <= 4 else (TINY, 7 if n <= 6 else 6, 4)
+        for s in range(n):
+            moved = [p.moved for p in r.payments if p.seat == s]
+            paid = " ".join(f"{m:+d}" for m in moved) or "-"
+            line = f"{short(table.name(s), 8):<8} {paid}"
+            canvas.text((1, y), line[: (WIDTH - 16) // cw], size)
+            canvas.text_right(WIDTH - 1, y, str(r.chips[s]), size)
+            y += step
+        if n <= 5:
+            canvas.text((1, y), f"Es beginnt {short(table.name(r.next_start), 12)}", TINY)
+
+    def summary(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "screen": "engel-bengel.settlement",
+            "number": r.number,
+            "payments": [(p.seat, p.row, p.moved) for p in r.payments],
+            "chips": list(r.chips),
+        }
+
+
+class StandingsScreen(Screen):
+    """The game's end: places by chips, the Bestenliste points of the humans."""
+
+    def __init__(self, screen: BoardScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [None, None, None, SoftKey("Ende", "\n ")]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key == Key.K4 and not event.long:
+            self.screen.end()
+
+    def draw(self, canvas: Canvas) -> None:
+        rows = self.table.standings()
+        done = f"{self.table.state.durchgang} Durchg."
+        if len(rows) <= 6:
+            y = canvas.title("Spielende", done)
+        else:
+            canvas.text((0, 0), f"Spielende nach {done}", TINY)
+            y = 7
+        size, step = (SMALL, 9) if len(rows) <= 5 else (TINY, 7 if len(rows) <= 6 else 6)
+        for place, name, chips, points in rows:
+            extra = f" ({points:+d})" if points is not None else ""
+            canvas.text((1, y), f"{place}. {short(name, 10):<10} {chips:>3}{extra}", size)
+            y += step
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "engel-bengel.standings", "rows": self.table.standings()}

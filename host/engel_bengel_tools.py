@@ -1,0 +1,312 @@
+"""Engel & Bengel offline tools: `boards stats engel-bengel` and `print engel-bengel`.
+
+`boards stats` plays simulated games between computers and reports, per face and row, who
+completes the row (the player who placed its first die, or another), the mean chips it
+moved, and how long a Durchgang on the face lasts (turns, and placements), so faces can
+be tuned. `print` draws every face on A4 (two faces a page) for a table without the box.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+from spielleiter.games.base import sample_chance
+from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel.faces import Face, FaceError, default_faces, validate_face
+from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
+
+from .device import EXIT_INVALID, EXIT_USAGE
+from .output import print_json, table
+
+GAME = "engel-bengel"
+
+
+class FaceFileError(ValueError):
+    """A face file that cannot be read; the message names the file and the field."""
+
+
+def load_face_files(paths: Sequence[Path]) -> list[Face]:
+    """Faces from JSON files: one face, a list of faces, or {name: face}."""
+    faces = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise FaceFileError(f"{path}: {exc}") from exc
+        if isinstance(data, dict) and "rows" not in data:
+            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
+        elif isinstance(data, list):
+            items = [(f"[{i}]", v) for i, v in enumerate(data)]
+        else:
+            items = [("", data)]
+        for where, item in items:
+            try:
+                faces.append(validate_face(item))
+            except FaceError as exc:
+                at = ".".join(p for p in (where, exc.path) if p)
+                raise FaceFileError(
+                    f"{path}: {at}: {exc.message}" if at else f"{path}: {exc}"
+                ) from exc
+    return faces
+
+
+# --- boards stats -------------------------------------------------------------------------
+
+
+@dataclass
+class RowStats:
+    """One row of one face over the simulated Durchgänge."""
+
+    completed: int = 0
+    by_starter: int = 0
+    moved: int = 0
+    turn_sum: int = 0
+    """Turns of the Durchgang that had begun when the row was completed (summed)."""
+
+
+@dataclass
+class FaceStats:
+    durchgaenge: int = 0
+    turns: int = 0
+    rows: dict[int, RowStats] = field(default_factory=lambda: defaultdict(RowStats))
+
+
+def play_stats(
+    seats: Sequence[str], games: int, seed: int, faces: Sequence[Face] | None = None,
+    progress: Any = None,
+) -> dict[str, FaceStats]:  # fmt: skip
+    """Simulated games; per face name, how its rows were completed and how long it lasted."""
+    params: dict[str, Any] = {"players": len(seats)}
+    if faces is not None:
+        params["faces"] = [f.to_json() for f in faces]
+    stats: dict[str, FaceStats] = defaultdict(FaceStats)
+    for g in range(games):
+        game = EngelBengelGame(params)
+        state = game.new_initial_state()
+        chance = random.Random(f"engel-bengel-stats-{seed}-{g}")
+        bot_rng = random.Random(seed * 7919 + g)
+        starters: dict[int, int] = {}
+        turns = 0
+        durchgang = 0
+        last_turn = -1
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, chance))
+            else:
+                seat = state.current_player()
+                if state.rolls == 1 and state.placed_now == 0 and seat != last_turn:
+                    turns += 1
+                last_turn = seat
+                view = state.view(seat)
+                action = bots.choose(view, level=seats[seat], rng=bot_rng)
+                face = state.face.name
+                paid_before = len(state.payments)
+                if action >= 2:
+                    row, _ = decode_place(action)
+                    if not state.board[row]:
+                        starters[row] = seat
+                state.apply_action(action)
+                record = state.results[-1] if state.durchgang != durchgang else None
+                payments = record.payments if record else state.payments
+                for p in payments[paid_before:]:
+                    rs = stats[face].rows[p.row]
+                    rs.completed += 1
+                    rs.by_starter += starters.get(p.row) == p.seat
+                    rs.moved += p.moved
+                    rs.turn_sum += turns
+                if record is not None:
+                    stats[face].durchgaenge += 1
+                    stats[face].turns += turns
+                    starters, turns, durchgang, last_turn = {}, 0, state.durchgang, -1
+            if state.is_terminal():
+                break
+        if progress is not None:
+            progress(g + 1, games)
+    return stats
+
+
+def stats_rows(stats: dict[str, FaceStats], faces: Sequence[Face]) -> list[list[Any]]:
+    """The table: face, Durchgänge, mean turns, row, kind, value, completions by the
+    starter, mean chips moved, mean turn of completion."""
+    rows = []
+    for face in faces:
+        fs = stats.get(face.name)
+        if fs is None or not fs.durchgaenge:
+            continue
+        for r, row in enumerate(face.rows):
+            rs = fs.rows[r]
+            n = max(1, rs.completed)
+            kind = {"pips": "".join(map(str, row.pips)), "star": f"*{row.boxes}", "mixed": "rrrgg"}
+            rows.append([
+                face.name if r == 0 else "",
+                fs.durchgaenge if r == 0 else "",
+                f"{fs.turns / fs.durchgaenge:.1f}" if r == 0 else "",
+                r + 1,
+                kind[row.kind],
+                f"{'+' if row.white else '-'}{row.value}",
+                f"{rs.completed / fs.durchgaenge:.0%}",
+                f"{rs.by_starter / n:.0%}",
+                f"{rs.moved / n:+.1f}",
+                f"{rs.turn_sum / n:.1f}",
+            ])  # fmt: skip
+    return rows
+
+
+STATS_HEADERS = [
+    "face", "Durchg.", "turns", "row", "kind", "chips", "completed", "by starter",
+    "mean moved", "at turn",
+]  # fmt: skip
+
+
+def boards_stats(args: argparse.Namespace) -> int:
+    """`spielleiter-host boards stats engel-bengel`."""
+    if args.game != GAME:
+        print(f"boards stats: only {GAME} has face statistics", file=sys.stderr)
+        return EXIT_INVALID
+    seats = [s.strip() for s in args.seats.split(",")]
+    if not 2 <= len(seats) <= 8 or any(s not in bots.LEVELS for s in seats):
+        print("--seats: 2 to 8 of leicht, normal, stark", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        faces = load_face_files(args.file) if args.file else list(default_faces())
+    except FaceFileError as exc:
+        print(f"invalid face: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    started = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        if args.no_progress or args.json:
+            return
+        filled = 24 * done // total
+        rate = done / max(1e-9, time.monotonic() - started)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} games "
+                         f"{rate:.1f}/s")  # fmt: skip
+        if done == total:
+            sys.stderr.write("\n")
+
+    stats = play_stats(seats, args.games, args.seed, faces if args.file else None, progress)
+    rows = stats_rows(stats, faces)
+    if args.json:
+        print_json({"seats": seats, "games": args.games, "seed": args.seed,
+                    "headers": STATS_HEADERS, "rows": rows})  # fmt: skip
+    else:
+        print(f"{args.games} games, seats {','.join(seats)}, seed {args.seed}")
+        print(table(STATS_HEADERS, rows))
+    return 0
+
+
+def register_stats(sub: Any) -> None:
+    """The `boards stats` subcommand (offline, no device)."""
+    stats = sub.add_parser("stats", help="simulated games per face and row (engel-bengel)")
+    stats.add_argument("game", help=GAME)
+    stats.add_argument("file", type=Path, nargs="*", help="face files (default: the shipped 16)")
+    stats.add_argument(
+        "--seats",
+        default="normal,normal,normal,normal",
+        help="computer levels in seat order (default: four Normal)",
+    )
+    stats.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
+    stats.add_argument("--seed", type=int, default=1, help="seed of the dice and the computers")
+    stats.add_argument("--json", action="store_true", help="print the table as JSON")
+    stats.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    stats.set_defaults(func=boards_stats)
+
+
+# --- print ------------------------------------------------------------------------------------
+
+
+def face_image(face: Face, width: int, height: int, font: Any) -> Image.Image:
+    """One face as a picture: six rows, each with its chips and its boxes."""
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=(0, 0, 0), width=4)
+    title = font(48, True)
+    draw.text((30, 20), face.name, font=title, fill=(0, 0, 0))
+    row_h = (height - 110) // 6
+    box = min(row_h - 20, (width - 260) // 6 - 10)
+    for r, row in enumerate(face.rows):
+        y = 100 + r * row_h
+        label = f"{'+' if row.white else '−'}{row.value}"
+        fill, ink = ((255, 255, 255), (0, 0, 0)) if row.white else ((0, 0, 0), (255, 255, 255))
+        draw.rounded_rectangle((30, y, 190, y + box), 14, fill=fill, outline=(0, 0, 0), width=4)
+        draw.text((110, y + box / 2), label, font=font(44, True), fill=ink, anchor="mm")
+        for k in range(row.boxes):
+            x = 220 + k * (box + 10)
+            colour = (255, 255, 255)
+            if row.kind == "mixed":
+                colour = (230, 80, 70) if k < 3 else (250, 210, 60)
+            draw.rectangle((x, y, x + box, y + box), fill=colour, outline=(0, 0, 0), width=4)
+            mark = str(row.pips[k]) if row.kind == "pips" else "★"
+            if row.kind == "star" and k > 0:
+                mark = "="
+            if row.kind == "mixed":
+                mark = "" if k in (0, 3) else "="
+            draw.text((x + box / 2, y + box / 2), mark, font=font(40, True), fill=(0, 0, 0),
+                      anchor="mm")  # fmt: skip
+    return img
+
+
+def faces_pages(faces: Sequence[Face]) -> list[Image.Image]:
+    """A4 pages, two faces each, with a legend at the foot of every page."""
+    from .printing import A4, MARGIN, font
+
+    pages = []
+    height = (A4[1] - 3 * MARGIN - 60) // 2
+    for i in range(0, len(faces), 2):
+        page = Image.new("RGB", A4, (255, 255, 255))
+        for j, face in enumerate(faces[i : i + 2]):
+            page.paste(face_image(face, A4[0] - 2 * MARGIN, height, font),
+                       (MARGIN, MARGIN + j * (height + MARGIN // 2)))  # fmt: skip
+        draw = ImageDraw.Draw(page)
+        legend = (
+            "Weiß (+): wer das letzte Kästchen belegt, bekommt die Chips. Schwarz (−): zahlt sie.",
+            "★ beliebige Zahl, = dieselbe Zahl; rot/gelb: drei gleiche, dann zwei gleiche andere.",
+        )
+        for k, line in enumerate(legend):
+            draw.text((MARGIN, A4[1] - MARGIN - 40 + 28 * k), line, font=font(22), fill=(0, 0, 0))
+        pages.append(page)
+    return pages
+
+
+def print_faces(args: argparse.Namespace) -> int:
+    """`spielleiter-host print engel-bengel --out boards.pdf`."""
+    from .printing import save_pdf
+
+    try:
+        faces = load_face_files(args.face) if args.face else list(default_faces())
+    except FaceFileError as exc:
+        print(f"invalid face: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    pages = faces_pages(faces)
+    try:
+        save_pdf(pages, args.out)
+    except OSError as exc:
+        print(f"spielleiter-host print: {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{args.out}: {len(pages)} pages ({len(faces)} faces)")
+    return 0
+
+
+def register_print(sub: Any) -> None:
+    """The `print engel-bengel` subcommand."""
+    faces = sub.add_parser("engel-bengel", help="every board face on A4, two a page")
+    faces.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    faces.add_argument(
+        "--face",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="face files (as uploaded to the box); default: the shipped 16",
+    )
+    faces.set_defaults(func=print_faces)
