@@ -12,10 +12,10 @@ import argparse
 import json
 import random
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,8 @@ from spielleiter.games.engel_bengel import bots
 from spielleiter.games.engel_bengel.faces import Face, FaceError, default_faces, validate_face
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
 
-from .device import EXIT_INVALID, EXIT_USAGE
+from . import runner
+from .device import EXIT_INVALID, EXIT_USAGE, HostError, UsageError, report
 from .output import print_json, table
 
 GAME = "engel-bengel"
@@ -81,58 +82,106 @@ class FaceStats:
     rows: dict[int, RowStats] = field(default_factory=lambda: defaultdict(RowStats))
 
 
+STATS_CHUNK = 10
+"""Games per piece of work (a run's item): few enough for a fair split, many enough that
+sending them out costs little."""
+
+
 def play_stats(
     seats: Sequence[str], games: int, seed: int, faces: Sequence[Face] | None = None,
-    progress: Any = None,
+    options: runner.Options | None = None,
 ) -> dict[str, FaceStats]:  # fmt: skip
-    """Simulated games; per face name, how its rows were completed and how long it lasted."""
-    params: dict[str, Any] = {"players": len(seats)}
-    if faces is not None:
-        params["faces"] = [f.to_json() for f in faces]
+    """Simulated games; per face name, how its rows were completed and how long it lasted.
+
+    Game g's dice and computers are seeded from `seed` and g alone, so one process, local
+    processes and a cluster (runner.Options) give the same table."""
+    faces_json = [f.to_json() for f in faces] if faces is not None else None
+    items = -(-games // STATS_CHUNK)
+    plan = runner.Plan(
+        "boards stats engel-bengel",
+        {"seats": list(seats), "games": games, "seed": seed, "faces": faces_json},
+        items,
+        partial(_stats_item, tuple(seats), games, seed, faces_json),
+        games_per_item=STATS_CHUNK,
+    )
     stats: dict[str, FaceStats] = defaultdict(FaceStats)
-    for g in range(games):
-        game = EngelBengelGame(params)
-        state = game.new_initial_state()
-        chance = random.Random(f"engel-bengel-stats-{seed}-{g}")
-        bot_rng = random.Random(seed * 7919 + g)
-        starters: dict[int, int] = {}
-        turns = 0
-        durchgang = 0
-        last_turn = -1
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, chance))
-            else:
-                seat = state.current_player()
-                if state.rolls == 1 and state.placed_now == 0 and seat != last_turn:
-                    turns += 1
-                last_turn = seat
-                view = state.view(seat)
-                action = bots.choose(view, level=seats[seat], rng=bot_rng)
-                face = state.face.name
-                paid_before = len(state.payments)
-                if action >= 2:
-                    row, _ = decode_place(action)
-                    if not state.board[row]:
-                        starters[row] = seat
-                state.apply_action(action)
-                record = state.results[-1] if state.durchgang != durchgang else None
-                payments = record.payments if record else state.payments
-                for p in payments[paid_before:]:
-                    rs = stats[face].rows[p.row]
-                    rs.completed += 1
-                    rs.by_starter += starters.get(p.row) == p.seat
-                    rs.moved += p.moved
-                    rs.turn_sum += turns
-                if record is not None:
-                    stats[face].durchgaenge += 1
-                    stats[face].turns += turns
-                    starters, turns, durchgang, last_turn = {}, 0, state.durchgang, -1
-            if state.is_terminal():
-                break
-        if progress is not None:
-            progress(g + 1, games)
+    for part in runner.execute(plan, options or runner.Options()):
+        for name, data in part.items():
+            fs = stats[name]
+            fs.durchgaenge += data["durchgaenge"]
+            fs.turns += data["turns"]
+            for row, (completed, by_starter, moved, turn_sum) in data["rows"].items():
+                rs = fs.rows[int(row)]
+                rs.completed += completed
+                rs.by_starter += by_starter
+                rs.moved += moved
+                rs.turn_sum += turn_sum
     return stats
+
+
+def _stats_item(
+    seats: Sequence[str], games: int, seed: int, faces_json: Any, item: int
+) -> dict[str, Any]:
+    """The statistics of games item*STATS_CHUNK ... as plain data (JSON for results files)."""
+    stats: dict[str, FaceStats] = defaultdict(FaceStats)
+    params: dict[str, Any] = {"players": len(seats)}
+    if faces_json is not None:
+        params["faces"] = faces_json
+    for g in range(item * STATS_CHUNK, min(games, (item + 1) * STATS_CHUNK)):
+        _play_game(seats, seed, params, g, stats)
+    return {
+        name: {
+            "durchgaenge": fs.durchgaenge,
+            "turns": fs.turns,
+            "rows": {str(r): [rs.completed, rs.by_starter, rs.moved, rs.turn_sum]
+                     for r, rs in fs.rows.items()},
+        }  # fmt: skip
+        for name, fs in stats.items()
+    }
+
+
+def _play_game(
+    seats: Sequence[str], seed: int, params: dict[str, Any], g: int,
+    stats: dict[str, FaceStats],
+) -> None:  # fmt: skip
+    """Game g, its dice and computers seeded from `seed` and g; counted into `stats`."""
+    game = EngelBengelGame(params)
+    state = game.new_initial_state()
+    chance = random.Random(f"engel-bengel-stats-{seed}-{g}")
+    bot_rng = random.Random(seed * 7919 + g)
+    starters: dict[int, int] = {}
+    turns = 0
+    durchgang = 0
+    last_turn = -1
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, chance))
+            continue
+        seat = state.current_player()
+        if state.rolls == 1 and state.placed_now == 0 and seat != last_turn:
+            turns += 1
+        last_turn = seat
+        view = state.view(seat)
+        action = bots.choose(view, level=seats[seat], rng=bot_rng)
+        face = state.face.name
+        paid_before = len(state.payments)
+        if action >= 2:
+            row, _ = decode_place(action)
+            if not state.board[row]:
+                starters[row] = seat
+        state.apply_action(action)
+        record = state.results[-1] if state.durchgang != durchgang else None
+        payments = record.payments if record else state.payments
+        for p in payments[paid_before:]:
+            rs = stats[face].rows[p.row]
+            rs.completed += 1
+            rs.by_starter += starters.get(p.row) == p.seat
+            rs.moved += p.moved
+            rs.turn_sum += turns
+        if record is not None:
+            stats[face].durchgaenge += 1
+            stats[face].turns += turns
+            starters, turns, durchgang, last_turn = {}, 0, state.durchgang, -1
 
 
 def stats_rows(stats: dict[str, FaceStats], faces: Sequence[Face]) -> list[list[Any]]:
@@ -182,19 +231,13 @@ def boards_stats(args: argparse.Namespace) -> int:
     except FaceFileError as exc:
         print(f"invalid face: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    started = time.monotonic()
-
-    def progress(done: int, total: int) -> None:
-        if args.no_progress or args.json:
-            return
-        filled = 24 * done // total
-        rate = done / max(1e-9, time.monotonic() - started)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} games "
-                         f"{rate:.1f}/s")  # fmt: skip
-        if done == total:
-            sys.stderr.write("\n")
-
-    stats = play_stats(seats, args.games, args.seed, faces if args.file else None, progress)
+    try:
+        options = runner.options_from(args, args.json)
+        stats = play_stats(seats, args.games, args.seed, faces if args.file else None, options)
+    except runner.Stopped as exc:
+        return report(HostError(f"boards stats: {exc}"), code=130)
+    except runner.RunError as exc:
+        return report(UsageError(f"boards stats: {exc}"))
     rows = stats_rows(stats, faces)
     if args.json:
         print_json({"seats": seats, "games": args.games, "seed": args.seed,
@@ -219,6 +262,7 @@ def register_stats(sub: Any) -> None:
     stats.add_argument("--seed", type=int, default=1, help="seed of the dice and the computers")
     stats.add_argument("--json", action="store_true", help="print the table as JSON")
     stats.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    runner.add_arguments(stats)
     stats.set_defaults(func=boards_stats)
 
 

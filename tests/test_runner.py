@@ -136,3 +136,16 @@ def test_templates_score_prints_the_same_json_however_it_runs(
         outputs.append(json.loads(capsys.readouterr().out))
     assert outputs[0] == outputs[1] == outputs[2]
     assert len(outputs[0]["templates"]) == 9
+
+
+def test_boards_stats_prints_the_same_json_however_it_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("distributed")
+    argv = ["boards", "stats", "engel-bengel", "--games", "24", "--seed", "3", "--json"]
+    outputs = []
+    for where in (["--jobs", "1"], ["--jobs", "2"], ["--cluster", "local:2"]):
+        assert cli.main([*argv, *where]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0]["rows"], "the faces that came up have their rows"
