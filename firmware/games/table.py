@@ -149,6 +149,10 @@ class Table:
         """Facts stored with the finished record (e.g. who won)."""
         return {}
 
+    def rematch_meta(self) -> dict[str, Any]:
+        """The record meta a rematch carries over (what the game's setup put there)."""
+        return {}
+
     def end_values(self, state: State) -> dict[str, Any]:
         """Store values written with the end of the match (e.g. a solo score to beat)."""
         return {}

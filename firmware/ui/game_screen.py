@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .screen import App, Screen
+from ..hal.keys import Key, KeyEvent
+from .screen import App, Screen, SoftKey
 from .widgets import Confirm, Item, Pages
 
 
@@ -68,16 +69,44 @@ class GameScreen(Screen):
         else:
             self.app.reset(self)
 
+    def awaits_key(self) -> bool:
+        """The table waits for the human to move (no computer's move is still shown)."""
+        table = self.table
+        return bool(table.human_to_move() and table.waiting_for(table.to_move()))
+
     def rematch(self) -> None:
         """The same game again, the same seats and house rules (from the final standings)."""
         from .menus import launch
 
         record = self.session.record
+        meta = self.table.rematch_meta()
         self.end()
-        launch(self.app, record.game, dict(record.params), list(record.seats))
+        launch(self.app, record.game, dict(record.params), list(record.seats), meta)
 
     def end(self) -> None:
         """The match is over and its record finished: back to the main menu."""
         self.table.close()
         self.app.show_table(None)
         self.app.reset(self.app.stack[0])
+
+
+class StandingsScreen(Screen):
+    """The base of a game's final standings: K1 Nochmal (a rematch with the same seats and
+    house rules), K4 Weiter (back to the main menu). Games draw the standings."""
+
+    FINISH_LABEL = "Weiter"
+
+    def __init__(self, screen: GameScreen) -> None:
+        self.screen = screen
+        self.table = screen.table
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [SoftKey("Nochmal", "a"), None, None, SoftKey(self.FINISH_LABEL, "\n ")]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        if event.key == Key.K1:
+            self.screen.rematch()
+        elif event.key == Key.K4:
+            self.screen.end()

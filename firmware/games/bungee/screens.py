@@ -37,6 +37,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 
@@ -125,10 +126,6 @@ class PlayScreen(GameScreen):
             self.app.push(StandingsScreen(self))
         elif table.tisch and table.state.phase == Phase.ENTER and self.awaits_key():
             self.app.push(HandsScreen(self))
-
-    def awaits_key(self) -> bool:
-        table = self.table
-        return table.human_to_move() and table.waiting_for(table.to_move())
 
     def command(self, action: int) -> None:
         """The human to move acts; a refusal shows its reason."""
@@ -599,19 +596,10 @@ class SheetScreen(Screen):
         return {"screen": "bungee.sheet", "round": self.round_index + 1, **self.result.to_json()}
 
 
-class StandingsScreen(Screen):
-    """The end of the match: places, totals and rounds won."""
+class StandingsScreen(BaseStandings):
+    """The end of the match: places, totals and rounds won; Nochmal, Weiter."""
 
-    def __init__(self, screen: PlayScreen) -> None:
-        self.screen = screen
-        self.table = screen.table
-
-    def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, None, SoftKey("Weiter", "\n ")]
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key == Key.K4 and not event.long:
-            self.screen.end()
+    table: BungeeTable
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Endstand", "Punkte Siege")

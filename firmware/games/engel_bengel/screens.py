@@ -24,6 +24,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.widgets import Confirm, Message
@@ -400,19 +401,11 @@ class SettlementScreen(Screen):
         }
 
 
-class StandingsScreen(Screen):
-    """The game's end: places by chips, the Bestenliste points of the humans."""
+class StandingsScreen(BaseStandings):
+    """The game's end: places by chips, the Bestenliste points of the humans; Nochmal, Ende."""
 
-    def __init__(self, screen: BoardScreen) -> None:
-        self.screen = screen
-        self.table = screen.table
-
-    def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, None, SoftKey("Ende", "\n ")]
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key == Key.K4 and not event.long:
-            self.screen.end()
+    FINISH_LABEL = "Ende"
+    table: EngelBengelTable
 
     def draw(self, canvas: Canvas) -> None:
         rows = self.table.standings()

@@ -202,6 +202,10 @@ class EngelBengelTable(Table):
         winners = state.winners()
         return [Award(self.name(s), state.chips[s], wins=int(s in winners)) for s in self.humans()]
 
+    def rematch_meta(self) -> dict[str, Any]:
+        """A rematch rolls the same way (the box's cup or real dice)."""
+        return {"wuerfel": self.session.record.meta.get("wuerfel", "box")}
+
     def end_meta(self, state: State) -> dict[str, Any]:
         """Who won, the chips, and the Bestenliste points by name."""
         assert isinstance(state, EngelBengelState)

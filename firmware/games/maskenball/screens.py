@@ -50,6 +50,7 @@ from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, 
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.widgets import Confirm, Item
 
@@ -512,18 +513,14 @@ class WhichSectorScreen(Screen):
         return {"screen": "maskenball.which", "sectors": [self.outcome.a, self.outcome.b]}
 
 
-class EndScreen(Screen):
-    """Won (all eight at the ball) or lost (the vine is full)."""
+class EndScreen(BaseStandings):
+    """Won (all eight at the ball) or lost (the vine is full); Nochmal, Weiter."""
+
+    table: MaskenballTable
 
     def __init__(self, game: MaskenballScreen) -> None:
+        super().__init__(game)
         self.game = game
-
-    def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, None, SoftKey("Weiter", "\n ")]
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key == Key.K4 and not event.long:
-            self.game.end()
 
     def draw(self, canvas: Canvas) -> None:
         state = self.game.state

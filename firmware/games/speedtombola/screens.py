@@ -18,6 +18,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
+from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.screen import App, Screen, SoftKey
 
 
@@ -130,11 +131,6 @@ class TableScreen(GameScreen):
             self.app.push(TafelScreen(self, round_index))
         elif table.standings_due():
             self.app.push(StandingsScreen(self))
-
-    def awaits_key(self) -> bool:
-        """The table waits for the human to move (no computer's move is still shown)."""
-        table = self.table
-        return table.human_to_move() and table.waiting_for(table.to_move())
 
     def human_move(self, move: Move) -> None:
         """The human to move chose; a refusal is shown with its reason."""
@@ -541,23 +537,10 @@ class TafelScreen(Screen):
         }
 
 
-class StandingsScreen(Screen):
-    """The end of the match: places, points and the Bestenliste points."""
+class StandingsScreen(BaseStandings):
+    """The end of the match: places, points and the Bestenliste points; Nochmal, Weiter."""
 
-    def __init__(self, screen: TableScreen) -> None:
-        self.screen = screen
-        self.table = screen.table
-
-    def softkeys(self) -> list[SoftKey | None]:
-        return [SoftKey("Nochmal", "a"), None, None, SoftKey("Weiter", "\n ")]
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.long:
-            return
-        if event.key == Key.K1:
-            self.screen.rematch()  # the same seats and house rules, a new drum
-        elif event.key == Key.K4:
-            self.screen.end()
+    table: SpeedtombolaTable
 
     def rows(self) -> list[tuple[int, str, int, int | None]]:
         return self.table.standings()
