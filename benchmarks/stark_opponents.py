@@ -4,7 +4,8 @@ each against pairs of test opponents (3 players, seats rotated, ties split).
 
     .venv/bin/python benchmarks/stark_opponents.py [GAMES] [OPPONENT ...]
 
-GAMES per line (default 60, rounded up to whole rotations); opponents default: normal,
+GAMES per line (default 30, rounded up to whole rotations; the docs quote a run
+of 60); opponents default: normal,
 patient, greedy, hoarder, noisy. Prints win share ± standard error and the load.
 """
 
@@ -34,7 +35,8 @@ def fixed_model() -> Iterator[None]:
         n = choices.shape[1]
         own = int(choices.max())  # the mover's own column holds the largest index
         seats = [bots.STARK_SELF if (choices[0, s] == own) else OLD_OPPONENT for s in range(n)]
-        return policy_weights(seats)
+        rows = policy_weights(seats).items()
+        return {k: np.broadcast_to(v, choices.shape).copy() for k, v in rows}
 
     bots.stack_weights = old  # type: ignore[assignment]
     try:
@@ -51,7 +53,7 @@ def share(opponent: str, games: int) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     opponents = sys.argv[2:] or ["normal", "patient", "greedy", "hoarder", "noisy"]
     print(f"Stark against two of each, {games} games a line, load {os.getloadavg()[0]:.2f}")
     print(f"{'opponents':<10} {'fixed model':>16} {'belief':>16}")
