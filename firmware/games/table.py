@@ -27,6 +27,10 @@ from spielleiter.store import Store
 __all__ = ["Award", "HeadlessHost", "Host", "MatchEnd", "Table"]
 
 
+SOUNDS_KEPT = 64
+"""Tunes a table keeps until the box plays them."""
+
+
 class Host(Protocol):
     """What a table uses of the running box."""
 
@@ -186,8 +190,10 @@ class Table:
             return
 
     def sound(self, tune: str) -> None:
-        """Ask the box to play a tune (the buzzer, if it has one and sound is on)."""
+        """Ask the box to play a tune (the buzzer, if it has one and sound is on). Only the
+        latest few are kept: a table nobody drains (a tournament, a test) stays small."""
         self.sounds.append(tune)
+        del self.sounds[:-SOUNDS_KEPT]
 
     def start_clock(self) -> None:
         settings = self.host.settings()
