@@ -13,6 +13,7 @@ deals so a stopped run goes on (see host/runner.py).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import sys
@@ -188,7 +189,11 @@ def canonical_seat(entry: catalog.GameEntry, name: str) -> str:
     except AttributeError:
         key = name.strip().lower()
         if key not in entry.levels:
-            raise ValueError(f"unknown seat {name!r}: one of {', '.join(entry.levels)}") from None
+            close = difflib.get_close_matches(key, entry.levels, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise ValueError(
+                f"unknown seat {name!r}{hint}: one of {', '.join(entry.levels)}"
+            ) from None
         return key
     return str(check(name))
 

@@ -89,6 +89,8 @@ def test_levels_are_case_insensitive_and_an_unknown_seat_is_named() -> None:
     assert arena.seat("Stark") == "stark" and arena.seat("PATIENT") == "patient"
     with pytest.raises(arena.SeatError, match="unknown seat 'Profi'"):
         arena.seat("Profi")
+    with pytest.raises(arena.SeatError, match="did you mean stark"):
+        arena.seat("Strak")
 
 
 def test_your_own_bot_plays_a_tournament(

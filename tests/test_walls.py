@@ -35,6 +35,13 @@ def test_a_game_is_one_package_and_one_catalog_line() -> None:
         assert entry.table_class().__module__ == f"{entry.package}.table"
 
 
+def test_a_mistyped_game_gets_a_suggestion() -> None:
+    import pytest
+
+    with pytest.raises(catalog.UnknownGame, match="did you mean speedtombola"):
+        catalog.entry("speedtombla")
+
+
 def test_each_game_declares_its_facts_once() -> None:
     for entry in catalog.entries():
         assert entry.bestenliste and entry.leave and entry.secret, entry.id

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import difflib
 import hashlib
 import hmac
 import sqlite3
@@ -376,7 +377,11 @@ def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 def _game(name: str) -> str:
     if name not in catalog.names():
         known = ", ".join(catalog.names()) or "none"
-        raise RpcError(NOT_FOUND, f"unknown game {name!r}; known: {known}", {"path": "game"})
+        close = difflib.get_close_matches(name, catalog.names(), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise RpcError(
+            NOT_FOUND, f"unknown game {name!r}{hint}; known: {known}", {"path": "game"}
+        )
     return name
 
 

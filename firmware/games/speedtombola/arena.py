@@ -8,6 +8,7 @@ SpeedtombolaState.view) and answers 1 to take or 0 to pass.
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -33,8 +34,12 @@ def seat(name: str) -> str:
     if is_outside(name):
         _outside(name.strip())
         return name.strip()
-    known = ", ".join((*bots.LEVELS, *opponents.OPPONENTS, *opponents.SEARCHERS))
-    raise SeatError(f"unknown seat {name!r}: one of {known}, or PATH.py:FUNCTION")
+    names = (*bots.LEVELS, *opponents.OPPONENTS, *opponents.SEARCHERS)
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise SeatError(
+        f"unknown seat {name!r}{hint}: one of {', '.join(names)}, or PATH.py:FUNCTION"
+    )
 
 
 def is_outside(name: str) -> bool:
