@@ -324,7 +324,7 @@ def faces_pages(faces: Sequence[Face]) -> list[Image.Image]:
 
 def print_faces(args: argparse.Namespace) -> int:
     """`spielleiter-host print engel-bengel --out boards.pdf`."""
-    from .printing import save_pdf
+    from .printing import printed, save_pdf
 
     try:
         faces = load_face_files(args.face) if args.face else list(default_faces())
@@ -337,8 +337,7 @@ def print_faces(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spielleiter-host print: {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
-    print(f"{args.out}: {len(pages)} pages ({len(faces)} faces)")
-    return 0
+    return printed(args, len(pages), f"{len(faces)} faces")
 
 
 def register_print(sub: Any) -> None:
@@ -353,4 +352,5 @@ def register_print(sub: Any) -> None:
         metavar="FILE",
         help="face files (as uploaded to the box); default: the shipped 16",
     )
+    faces.add_argument("--json", action="store_true", help="say what was written, as JSON")
     faces.set_defaults(func=print_faces)

@@ -26,6 +26,7 @@ from spielleiter.games.besenbingo.templates import (
 
 from .besenbingo_tools import TemplateFileError, load_template_files
 from .device import EXIT_INVALID
+from .output import print_json
 
 DPI = 150
 A4 = (1240, 1754)
@@ -252,6 +253,7 @@ def register(subparsers: Any) -> None:
     bingo.add_argument("--out", type=Path, required=True, help="the PDF to write")
     bingo.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
                        help="template files (as uploaded to the box); default: the shipped nine")
+    bingo.add_argument("--json", action="store_true", help="say what was written, as JSON")
     bingo.set_defaults(func=print_besenbingo)
     from .engel_bengel_tools import register_print
 
@@ -266,5 +268,14 @@ def print_besenbingo(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     pages = besenbingo_pages(list(templates))
     save_pdf(pages, args.out)
-    print(f"{args.out}: {len(pages)} pages ({len(templates)} templates, tower cards)")
+    return printed(args, len(pages), f"{len(templates)} templates, tower cards")
+
+
+def printed(args: argparse.Namespace, pages: int, what: str) -> int:
+    """Say what was written: a line for people, or JSON under --json."""
+    size = args.out.stat().st_size
+    if args.json:
+        print_json({"out": str(args.out), "pages": pages, "bytes": size})
+    else:
+        print(f"{args.out}: {pages} pages ({what}), {size // 1024} KiB")
     return 0

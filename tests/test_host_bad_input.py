@@ -48,3 +48,16 @@ def test_under_json_an_error_is_a_json_object_too(capsys: pytest.CaptureFixture[
     assert code == 2 and "unknown seat" in err
     assert json.loads(out) == {"error": err.strip().removeprefix("spielleiter-host: "),
                                "exit_code": 2}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["besenbingo", "engel-bengel"])
+def test_print_says_what_it_wrote_and_does_so_as_json(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    out = tmp_path / "sheets.pdf"
+    assert cli.main(["print", game, "--out", str(out), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["out"] == str(out) and answer["pages"] >= 8
+    assert answer["bytes"] == out.stat().st_size and out.read_bytes().startswith(b"%PDF")
