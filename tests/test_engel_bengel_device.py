@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from helpers import assert_golden, run_box
-from spielleiter.app import Box, VirtualClock
+from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.games.base import Seat
 from spielleiter.games.engel_bengel import bots
 from spielleiter.games.engel_bengel.rules import Move, decode_place
@@ -35,6 +35,7 @@ def game_box(
     box.push(main_menu(box))
     setup(box, {"players": len(seats), "wuerfel": wuerfel, "end": "ziel", **params}, seats, None)
     box.settle()
+    box.run_script([Wait(2.0)])  # the first turn's "Anna ist dran" has passed
     return box
 
 

@@ -10,8 +10,13 @@ from functools import partial
 from typing import Any
 
 from ..hal.keys import Key, KeyEvent
+from .canvas import WIDTH, Canvas
+from .fonts import TEXT
 from .screen import App, Screen, SoftKey
 from .widgets import Confirm, Item, Pages
+
+BANNER_S = 1.5
+"""How long "Anna ist dran" shows large when the turn passes to another human."""
 
 
 class GameScreen(Screen):
@@ -20,6 +25,30 @@ class GameScreen(Screen):
     def __init__(self, app: App, table: Any) -> None:
         self.app = app
         self.table = table
+        self.banner_until: float | None = None
+        """With several humans: "Anna ist dran" shows large until then."""
+        self._last_turn: int | None = None
+
+    def follow_turn(self) -> None:
+        """With several humans at the table, announce the turn when it passes from one
+        human to another (call it from the screen's tick); the banner ends by itself."""
+        table = self.table
+        if self.awaits_key() and len(table.humans()) > 1:
+            seat = table.to_move()
+            if self._last_turn is not None and seat != self._last_turn:
+                self.banner_until = self.app.now() + BANNER_S
+            self._last_turn = seat
+        if self.banner_until is not None and self.app.now() >= self.banner_until:
+            self.banner_until = None
+
+    def draw_turn_banner(self, canvas: Canvas, top: int = 22) -> None:
+        """ "Anna ist dran" large over the middle of the panel while the banner lasts."""
+        if self.banner_until is None or not self.table.human_to_move():
+            return
+        name = self.table.name(self.table.to_move())
+        name = name if len(name) <= 10 else name[:10]
+        canvas.rect((8, top, WIDTH - 9, top + 18), fill=0)
+        canvas.text_center(top + 5, f"{name} ist dran", TEXT, 8, WIDTH - 8)
 
     @property
     def session(self) -> Any:

@@ -117,6 +117,7 @@ class PlayScreen(GameScreen):
         if table.human_to_move() and table.to_move() != self.you:
             self.you = table.to_move()
             self.cursor = -1
+        self.follow_turn()
         if self.app.top is not self or table.closed:
             return
         round_index = table.sheet_round()
@@ -242,7 +243,7 @@ class PlayScreen(GameScreen):
         self.draw_others(canvas)
         canvas.line((0, 14, WIDTH - 1, 14))
         if table.tisch:
-            self.draw_tisch(canvas)
+            self.draw_tisch(canvas)  # the turn keeper names whose turn it is itself
             return
         lucky = state.lucky
         top = state.top
@@ -264,6 +265,7 @@ class PlayScreen(GameScreen):
             canvas.text_right(WIDTH - 1, 24, "neu:", TINY)
             canvas.text_right(WIDTH - 1, 31, face_name(state.taken), SMALL)
         self.draw_status(canvas)
+        self.draw_turn_banner(canvas)
 
     def draw_status(self, canvas: Canvas) -> None:
         """The news line; a refusal's reason over the cards, wrapped."""

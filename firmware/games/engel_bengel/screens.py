@@ -88,6 +88,7 @@ class BoardScreen(GameScreen):
     def follow(self) -> None:
         """Show what the table waits for: real dice, a settlement, or the standings."""
         table = self.table
+        self.follow_turn()
         if self.app.top is not self or table.closed:
             return
         if table.settlement() is not None:
@@ -226,6 +227,7 @@ class BoardScreen(GameScreen):
                     mark = "r" if k < 3 else "g"
                 canvas.text((x + 2, y + 1), mark, TINY)
         self.draw_panel(canvas, die)
+        self.draw_turn_banner(canvas)
         canvas.softkeys([k.label if k else "" for k in self.softkeys()])
 
     def draw_panel(self, canvas: Canvas, die: int) -> None:

@@ -79,10 +79,6 @@ def short_name(name: str, chars: int) -> str:
     return name[:chars]
 
 
-BANNER_S = 1.5
-"""How long "Anna ist dran" shows large when the turn passes to another human."""
-
-
 class TableScreen(GameScreen):
     """The Gabentisch: decisions by key; the Tafel and the Endstand when the table says so."""
 
@@ -95,10 +91,6 @@ class TableScreen(GameScreen):
         """The seat drawn at the bottom: the human whose turn it is (or was last)."""
         self.flash = ""
         """Why the last key was refused (shown until the next move)."""
-        self.banner_until: float | None = None
-        """With several humans: "Anna ist dran" shows large until then, when the turn
-        passes from one human to another."""
-        self.last_turn: int | None = None
 
     # --- following the table ---------------------------------------------------
     def enter(self) -> None:
@@ -118,12 +110,7 @@ class TableScreen(GameScreen):
         table = self.table
         if table.human_to_move():
             self.you = table.to_move()
-            if self.you != self.last_turn and len(table.humans()) > 1 and self.awaits_key():
-                self.banner_until = self.app.now() + BANNER_S
-            if self.awaits_key():
-                self.last_turn = self.you
-        if self.banner_until is not None and self.app.now() >= self.banner_until:
-            self.banner_until = None
+        self.follow_turn()
         if self.app.top is not self or table.closed:
             return
         round_index = table.tafel_round()
@@ -213,10 +200,7 @@ class TableScreen(GameScreen):
         several = len(table.humans()) > 1
         if several and self.awaits_key():
             canvas.invert((0, 42, WIDTH - 1, 48))  # whose turn: the decider's line lit
-        if self.banner_until is not None and several:
-            canvas.rect((8, 22, WIDTH - 9, 40), fill=0)
-            name = short_name(table.name(self.you), 10)
-            canvas.text_center(27, f"{name} ist dran", TEXT, 8, WIDTH - 8)
+        self.draw_turn_banner(canvas)
 
     def status_line(self) -> str:
         table = self.table
