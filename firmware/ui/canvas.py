@@ -15,6 +15,16 @@ SOFTKEY_TOP = 56
 BODY_HEIGHT = SOFTKEY_TOP - 1
 
 
+
+def short_name(name: str, chars: int) -> str:
+    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
+    if len(name) <= chars:
+        return name
+    head, _, number = name.rpartition(" ")
+    if number.isdigit() and head and len(number) < chars:
+        return head[: chars - len(number)] + number
+    return name[:chars]
+
 class Canvas:
     """A frame being drawn. Coordinates in pixels, origin top left; white = 1."""
 

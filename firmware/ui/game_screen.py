@@ -9,8 +9,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ..games.base import IllegalActionError
 from ..hal.keys import Key, KeyEvent
-from .canvas import WIDTH, Canvas
+from .canvas import WIDTH, Canvas, short_name
 from .fonts import TEXT
 from .screen import App, Screen, SoftKey
 from .widgets import Confirm, Item, Pages
@@ -45,8 +46,7 @@ class GameScreen(Screen):
         """ "Anna ist dran" large over the middle of the panel while the banner lasts."""
         if self.banner_until is None or not self.table.human_to_move():
             return
-        name = self.table.name(self.table.to_move())
-        name = name if len(name) <= 10 else name[:10]
+        name = short_name(self.table.name(self.table.to_move()), 10)
         canvas.rect((8, top, WIDTH - 9, top + 18), fill=0)
         canvas.text_center(top + 5, f"{name} ist dran", TEXT, 8, WIDTH - 8)
 
@@ -97,6 +97,15 @@ class GameScreen(Screen):
             self.app.reset(self.app.stack[0])
         else:
             self.app.reset(self)
+
+    def try_command(self, action: int, seat: int | None = None) -> str | None:
+        """A human's move to the table (the seat to move by default): None when it was
+        played, else why the rules refuse it, for the screen to show its own way."""
+        try:
+            self.table.command(self.table.to_move() if seat is None else seat, action)
+        except IllegalActionError as refused:
+            return str(refused)
+        return None
 
     def awaits_key(self) -> bool:
         """The table waits for the human to move (no computer's move is still shown)."""

@@ -112,36 +112,21 @@ class Solver:
         return [(a, g) for a, g, _, _ in self._moves(tower - 1, crossed, _pack(progress))[1]]
 
     def _value(self, unknown: int, crossed: int, packed: int) -> float:
-        if unknown & (unknown - 1) == 0:
-            return 0.0
-        crossed &= self._relevant[unknown]
-        key = unknown | crossed << 8 | packed << 24
-        found = self._values.get(key)
-        if found is not None:
-            return found
-        total = 0.0
-        count = 0
-        last = unknown.bit_count() == 2
-        for bit, _, i, _ in self._towers:
-            if unknown & bit:
-                count += 1
-                best, moves = self._moves(i, crossed, packed)
-                if last:
-                    total += best
-                    continue
-                rest = unknown ^ bit
-                total += max(g + self._value(rest, crossed | c, packed + d) for _, g, c, d in moves)
-        result = total / count
-        self._values[key] = result
-        return result
+        return self._expected(unknown, crossed, packed, greedy=False)
 
     def _greedy_value(self, unknown: int, crossed: int, packed: int) -> float:
         """Like _value, for a player who takes the most points this turn (ties at random)."""
+        return self._expected(unknown, crossed, packed, greedy=True)
+
+    def _expected(self, unknown: int, crossed: int, packed: int, greedy: bool) -> float:
+        """Expected points to come over the towers in `unknown` (one of them stays silent),
+        for the best player, or for a greedy one; memoised per position."""
         if unknown & (unknown - 1) == 0:
             return 0.0
         crossed &= self._relevant[unknown]
         key = unknown | crossed << 8 | packed << 24
-        found = self._greedy.get(key)
+        memo = self._greedy if greedy else self._values
+        found = memo.get(key)
         if found is not None:
             return found
         total = 0.0
@@ -155,11 +140,17 @@ class Solver:
                     total += best
                     continue
                 rest = unknown ^ bit
-                top = [(c, d) for _, g, c, d in moves if g == best]
-                later = sum(self._greedy_value(rest, crossed | c, packed + d) for c, d in top)
-                total += best + later / len(top)
+                if greedy:
+                    top = [(c, d) for _, g, c, d in moves if g == best]
+                    later = sum(self._expected(rest, crossed | c, packed + d, True) for c, d in top)
+                    total += best + later / len(top)
+                else:
+                    total += max(
+                        g + self._expected(rest, crossed | c, packed + d, False)
+                        for _, g, c, d in moves
+                    )
         result = total / count
-        self._greedy[key] = result
+        memo[key] = result
         return result
 
     def value(self, unknown: int, crossed: int, progress: Progress) -> float:

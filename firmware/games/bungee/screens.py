@@ -34,7 +34,7 @@ from spielleiter.games.bungee.rules import (
 from spielleiter.games.bungee.table import BungeeTable
 from spielleiter.games.catalog import Variant
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import WIDTH, Canvas, short_name
 from spielleiter.ui.fonts import SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -56,16 +56,6 @@ def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant 
 def start(app: App, table: BungeeTable) -> Screen:
     """The first screen of a new or resumed Bungee match."""
     return PlayScreen(app, table)
-
-
-def short_name(name: str, chars: int) -> str:
-    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
-    if len(name) <= chars:
-        return name
-    head, _, number = name.rpartition(" ")
-    if number.isdigit() and head and len(number) < chars:
-        return head[: chars - len(number)] + number
-    return name[:chars]
 
 
 def card_label(face: int) -> str:
@@ -130,15 +120,11 @@ class PlayScreen(GameScreen):
 
     def command(self, action: int) -> None:
         """The human to move acts; a refusal shows its reason."""
-        table = self.table
         if not self.awaits_key():
             return
-        try:
-            table.command(table.to_move(), action)
-        except IllegalActionError as refused:
-            self.flash = str(refused)
+        self.flash = self.try_command(action) or ""
+        if self.flash:
             return
-        self.flash = ""
         self.cursor = -1
         self.sixes = 0
         self.lucky_group = 0

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.base import Seat
 from spielleiter.games.catalog import Variant
 from spielleiter.games.engel_bengel.rules import Move, place_action
 from spielleiter.games.engel_bengel.table import EngelBengelTable
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import WIDTH, Canvas, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -52,16 +52,6 @@ def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant 
 def start(app: App, table: EngelBengelTable) -> Screen:
     """The board screen of a new or resumed game."""
     return BoardScreen(app, table)
-
-
-def short(name: str, chars: int) -> str:
-    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
-    if len(name) <= chars:
-        return name
-    head, _, number = name.rpartition(" ")
-    if number.isdigit() and head and len(number) < chars:
-        return head[: chars - len(number)] + number
-    return name[:chars]
 
 
 class BoardScreen(GameScreen):
@@ -185,11 +175,9 @@ class BoardScreen(GameScreen):
             self.command(Move.STOPP)
 
     def command(self, action: int) -> None:
-        table = self.table
-        try:
-            table.command(table.to_move(), action)
-        except IllegalActionError as refused:
-            self.app.push(Message("Geht nicht", str(refused)))
+        refused = self.try_command(action)
+        if refused:
+            self.app.push(Message("Geht nicht", refused))
             return
         self.follow()
 
@@ -255,7 +243,7 @@ class BoardScreen(GameScreen):
             cx = x + (s // per) * width
             cy = 17 + (s % per) * 6
             chars = (width - 13) // 4 if columns == 1 else 2
-            text = f"{short(table.name(s), chars):<{chars}}{state.chips[s]:>3}"
+            text = f"{short_name(table.name(s), chars):<{chars}}{state.chips[s]:>3}"
             canvas.text((cx, cy), text, TINY)
             if s == turn:
                 canvas.invert((cx, cy, cx + len(text) * 4 - 1, cy + 5))
@@ -276,12 +264,12 @@ class BoardScreen(GameScreen):
         words that wrap into `room` lines of 12 characters."""
         table = self.table
         if table.thinking is not None:
-            return f"{short(table.name(table.thinking), 6)} denkt"
+            return f"{short_name(table.name(table.thinking), 6)} denkt"
         state = table.state
         if self.mine() and state.placed_now == 0:
             if state.durchgang == 0 and state.turn == state.starter and not any(state.board):
                 duty = "Leg einen Würfel!" if room >= 3 else "Leg 1 Würfel"
-                return f"{short(table.name(state.turn), 4)} beginnt {duty}"
+                return f"{short_name(table.name(state.turn), 4)} beginnt {duty}"
             return "Leg einen Würfel!"
         if self.mine() and not self.choice()[0]:
             return f"Nochmal mit {len(table.state.roll)}?"
@@ -345,7 +333,7 @@ class DiceEntry(Screen):
     def draw(self, canvas: Canvas) -> None:
         wanted = self.table.roll_wanted()
         name = self.table.name(self.table.state.turn) if self.table.state.turn >= 0 else ""
-        y = canvas.title(f"{short(name, 12)} würfelt", f"{len(self.values) + 1}/{wanted}")
+        y = canvas.title(f"{short_name(name, 12)} würfelt", f"{len(self.values) + 1}/{wanted}")
         canvas.text((2, y), "Augen:", SMALL)
         canvas.rect((40, y, 62, y + 22))
         canvas.text((46, y + 1), str(self.value), LARGE)
@@ -386,12 +374,12 @@ class SettlementScreen(Screen):
         for s in range(n):
             moved = [p.moved for p in r.payments if p.seat == s]
             paid = " ".join(f"{m:+d}" for m in moved) or "-"
-            line = f"{short(table.name(s), 8):<8} {paid}"
+            line = f"{short_name(table.name(s), 8):<8} {paid}"
             canvas.text((1, y), line[: (WIDTH - 16) // cw], size)
             canvas.text_right(WIDTH - 1, y, str(r.chips[s]), size)
             y += step
         if n <= 5:
-            canvas.text((1, y), f"Es beginnt {short(table.name(r.next_start), 12)}", TINY)
+            canvas.text((1, y), f"Es beginnt {short_name(table.name(r.next_start), 12)}", TINY)
 
     def summary(self) -> dict[str, Any]:
         r = self.result
@@ -420,7 +408,7 @@ class StandingsScreen(BaseStandings):
         size, step = (SMALL, 9) if len(rows) <= 5 else (TINY, 7 if len(rows) <= 6 else 6)
         for place, name, chips, points in rows:
             extra = f" ({points:+d})" if points is not None else ""
-            canvas.text((1, y), f"{place}. {short(name, 10):<10} {chips:>3}{extra}", size)
+            canvas.text((1, y), f"{place}. {short_name(name, 10):<10} {chips:>3}{extra}", size)
             y += step
 
     def summary(self) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import textwrap
 from functools import partial
 from typing import Any
 
-from spielleiter.games.base import IllegalActionError, Seat
+from spielleiter.games.base import Seat
 from spielleiter.games.catalog import Variant
 from spielleiter.games.maskenball import ENTRY
 from spielleiter.games.maskenball.rules import (
@@ -215,9 +215,7 @@ class MaskenballScreen(GameScreen):
 
     def play(self, action: int) -> None:
         """A decision to the table; a refusal keeps its reason highlighted."""
-        try:
-            self.table.command(SEAT, action)
-        except IllegalActionError:
+        if self.try_command(action, SEAT):
             self.refused = True
             return
         self.played()

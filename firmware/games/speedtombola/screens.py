@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spielleiter.games.base import IllegalActionError
 from spielleiter.games.speedtombola.rules import Move, RoundResult, garnituren
 from spielleiter.games.speedtombola.table import SpeedtombolaTable
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import WIDTH, Canvas, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -69,16 +68,6 @@ def _layout_garnituren(lots: list[int], width: int, cw: int) -> list[list[tuple[
     return lines
 
 
-def short_name(name: str, chars: int) -> str:
-    """A name cut to `chars`, keeping a trailing number ("Normal 3" -> "Nor3")."""
-    if len(name) <= chars:
-        return name
-    head, _, number = name.rpartition(" ")
-    if number.isdigit() and head and len(number) < chars:
-        return head[: chars - len(number)] + number
-    return name[:chars]
-
-
 class TableScreen(GameScreen):
     """The Gabentisch: decisions by key; the Tafel and the Endstand when the table says so."""
 
@@ -121,16 +110,11 @@ class TableScreen(GameScreen):
 
     def human_move(self, move: Move) -> None:
         """The human to move chose; a refusal is shown with its reason."""
-        table = self.table
         if not self.awaits_key():
             return
-        try:
-            table.command(table.to_move(), move)
-        except IllegalActionError as refused:
-            self.flash = str(refused)
-            return
-        self.flash = ""
-        self.follow()
+        self.flash = self.try_command(move) or ""
+        if not self.flash:
+            self.follow()
 
     # --- keys ----------------------------------------------------------------
     def softkeys(self) -> list[SoftKey | None]:
