@@ -32,11 +32,12 @@ from spielleiter.games.besenbingo.templates import (
 )
 
 from . import runner
+from .board_files import BoardFileError, board_items
 from .device import EXIT_INVALID
 from .output import print_json, table
 
 
-class TemplateFileError(ValueError):
+class TemplateFileError(BoardFileError):
     """A template file that cannot be read; the message names the file and the field."""
 
 
@@ -48,25 +49,17 @@ def load_template_files(paths: Sequence[Path]) -> list[Template]:
 def _load_items(paths: Sequence[Path]) -> list[tuple[str, Template]]:
     """(where: the file and the item in it, template) for every template of the files."""
     result = []
-    for path in paths:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TemplateFileError(f"{path}: {exc}") from exc
-        except UnicodeDecodeError:
-            raise TemplateFileError(f"{path}: not a JSON text file") from None
-        if isinstance(data, dict) and "grid" not in data:
-            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
-        elif isinstance(data, list):
-            items = [(f"[{i}]", v) for i, v in enumerate(data)]
-        else:
-            items = [("", data)]
-        for where, item in items:
+    try:
+        for path, where, item in board_items(paths, "grid"):
             try:
                 result.append((f"{path}: {where}" if where else str(path), validate_template(item)))
             except TemplateError as exc:
                 path_text = f"{where}.{exc.path}" if where and exc.path else where or exc.path
                 raise TemplateFileError(f"{path}: {path_text}: {exc.message}") from exc
+    except BoardFileError as exc:
+        if isinstance(exc, TemplateFileError):
+            raise
+        raise TemplateFileError(str(exc)) from exc
     return result
 
 

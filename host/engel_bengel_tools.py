@@ -9,7 +9,6 @@ be tuned. `print` draws every face on A4 (two faces a page) for a table without 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections import defaultdict
@@ -26,31 +25,22 @@ from spielleiter.games.engel_bengel.faces import Face, FaceError, default_faces,
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
 
 from . import runner
+from .board_files import BoardFileError, board_items
 from .device import EXIT_INVALID, EXIT_USAGE, HostError, UsageError, report
 from .output import print_json, table
 
 GAME = "engel-bengel"
 
 
-class FaceFileError(ValueError):
+class FaceFileError(BoardFileError):
     """A face file that cannot be read; the message names the file and the field."""
 
 
 def load_face_files(paths: Sequence[Path]) -> list[Face]:
     """Faces from JSON files: one face, a list of faces, or {name: face}."""
     faces = []
-    for path in paths:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise FaceFileError(f"{path}: {exc}") from exc
-        if isinstance(data, dict) and "rows" not in data:
-            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
-        elif isinstance(data, list):
-            items = [(f"[{i}]", v) for i, v in enumerate(data)]
-        else:
-            items = [("", data)]
-        for where, item in items:
+    try:
+        for path, where, item in board_items(paths, "rows"):
             try:
                 faces.append(validate_face(item))
             except FaceError as exc:
@@ -58,6 +48,10 @@ def load_face_files(paths: Sequence[Path]) -> list[Face]:
                 raise FaceFileError(
                     f"{path}: {at}: {exc.message}" if at else f"{path}: {exc}"
                 ) from exc
+    except BoardFileError as exc:
+        if isinstance(exc, FaceFileError):
+            raise
+        raise FaceFileError(str(exc)) from exc
     return faces
 
 
