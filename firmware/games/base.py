@@ -17,7 +17,7 @@ Example::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -172,6 +172,18 @@ def ranks(points: Sequence[float], lower_is_better: bool = False) -> list[int]:
     """
     sign = -1 if lower_is_better else 1
     return [1 + sum(1 for q in points if sign * q > sign * p) for p in points]
+
+
+def match_totals(round_points: Iterable[Sequence[int]], num_players: int) -> list[int]:
+    """Each seat's points summed over the finished rounds.
+
+    >>> match_totals([[3, 0, 5], [1, 2, 0]], 3)
+    [4, 2, 5]
+    """
+    totals = [0] * num_players
+    for points in round_points:
+        totals = [a + b for a, b in zip(totals, points, strict=True)]
+    return totals
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -34,6 +34,7 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
+    match_totals,
     ranks,
 )
 
@@ -405,10 +406,7 @@ class BungeeState(State):
     @property
     def totals(self) -> list[int]:
         """Each seat's points over the finished rounds."""
-        totals = [0] * self.game.num_players
-        for result in self.results:
-            totals = [a + b for a, b in zip(totals, result.scores, strict=True)]
-        return totals
+        return match_totals((r.scores for r in self.results), self.game.num_players)
 
     def places(self) -> list[int]:
         """Competition places by total points (lowest best)."""

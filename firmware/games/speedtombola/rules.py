@@ -26,6 +26,7 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
+    match_totals,
     ranks,
 )
 
@@ -257,10 +258,7 @@ class SpeedtombolaState(State):
     @property
     def match_points(self) -> list[int]:
         """Each seat's points summed over the finished rounds."""
-        totals = [0] * self.game.num_players
-        for result in self.results:
-            totals = [a + b for a, b in zip(totals, result.points, strict=True)]
-        return totals
+        return match_totals((r.points for r in self.results), self.game.num_players)
 
     def places(self) -> list[int]:
         """Competition places by match points so far."""
