@@ -3,7 +3,8 @@
 `boards stats` plays simulated games between computers and reports, per face and row, who
 completes the row (the player who placed its first die, or another), the mean chips it
 moved, and how long a Durchgang on the face lasts (turns, and placements), so faces can
-be tuned. `print` draws every face on A4 (two faces a page) for a table without the box.
+be tuned. `print` writes every face on A4 (two faces a page, drawn by engel_bengel_sheets)
+for a table without the box.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw
 from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import bots
 from spielleiter.games.engel_bengel.faces import Face, FaceError, default_faces, validate_face
@@ -26,7 +26,7 @@ from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
 
 from . import runner
 from .board_files import BoardFileError, board_items
-from .device import EXIT_INVALID, EXIT_USAGE, HostError, UsageError, report
+from .device import EXIT_INVALID, HostError, UsageError, report, write_file
 from .output import print_json, table
 
 GAME = "engel-bengel"
@@ -263,75 +263,21 @@ def register_stats(sub: Any) -> None:
 # --- print ------------------------------------------------------------------------------------
 
 
-def face_image(face: Face, width: int, height: int, font: Any) -> Image.Image:
-    """One face as a picture: six rows, each with its chips and its boxes."""
-    img = Image.new("RGB", (width, height), (255, 255, 255))
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, width - 1, height - 1), outline=(0, 0, 0), width=4)
-    title = font(48, True)
-    draw.text((30, 20), face.name, font=title, fill=(0, 0, 0))
-    row_h = (height - 110) // 6
-    box = min(row_h - 20, (width - 260) // 6 - 10)
-    for r, row in enumerate(face.rows):
-        y = 100 + r * row_h
-        label = f"{'+' if row.white else '−'}{row.value}"
-        fill, ink = ((255, 255, 255), (0, 0, 0)) if row.white else ((0, 0, 0), (255, 255, 255))
-        draw.rounded_rectangle((30, y, 190, y + box), 14, fill=fill, outline=(0, 0, 0), width=4)
-        draw.text((110, y + box / 2), label, font=font(44, True), fill=ink, anchor="mm")
-        for k in range(row.boxes):
-            x = 220 + k * (box + 10)
-            colour = (255, 255, 255)
-            if row.kind == "mixed":
-                colour = (230, 80, 70) if k < 3 else (250, 210, 60)
-            draw.rectangle((x, y, x + box, y + box), fill=colour, outline=(0, 0, 0), width=4)
-            mark = str(row.pips[k]) if row.kind == "pips" else "★"
-            if row.kind == "star" and k > 0:
-                mark = "="
-            if row.kind == "mixed":
-                mark = "" if k in (0, 3) else "="
-            draw.text((x + box / 2, y + box / 2), mark, font=font(40, True), fill=(0, 0, 0),
-                      anchor="mm")  # fmt: skip
-    return img
-
-
-def faces_pages(faces: Sequence[Face]) -> list[Image.Image]:
-    """A4 pages, two faces each, with a legend at the foot of every page."""
-    from .printing import A4, MARGIN, font
-
-    pages = []
-    height = (A4[1] - 3 * MARGIN - 60) // 2
-    for i in range(0, len(faces), 2):
-        page = Image.new("RGB", A4, (255, 255, 255))
-        for j, face in enumerate(faces[i : i + 2]):
-            page.paste(face_image(face, A4[0] - 2 * MARGIN, height, font),
-                       (MARGIN, MARGIN + j * (height + MARGIN // 2)))  # fmt: skip
-        draw = ImageDraw.Draw(page)
-        legend = (
-            "Weiß (+): wer das letzte Kästchen belegt, bekommt die Chips. Schwarz (−): zahlt sie.",
-            "★ beliebige Zahl, = dieselbe Zahl; rot/gelb: drei gleiche, dann zwei gleiche andere.",
-        )
-        for k, line in enumerate(legend):
-            draw.text((MARGIN, A4[1] - MARGIN - 40 + 28 * k), line, font=font(22), fill=(0, 0, 0))
-        pages.append(page)
-    return pages
-
-
 def print_faces(args: argparse.Namespace) -> int:
     """`spielleiter-host print engel-bengel --out boards.pdf`."""
-    from .printing import printed, save_pdf
+    from .printing import need_pdf_library, printed
 
+    need_pdf_library()
     try:
         faces = load_face_files(args.face) if args.face else list(default_faces())
     except FaceFileError as exc:
         print(f"invalid face: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    pages = faces_pages(faces)
-    try:
-        save_pdf(pages, args.out)
-    except OSError as exc:
-        print(f"spielleiter-host print: {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_USAGE
-    return printed(args, len(pages), f"{len(faces)} faces")
+    from .engel_bengel_sheets import faces_sheet
+
+    sheet = faces_sheet(faces)
+    write_file(args.out, sheet.pdf_bytes())
+    return printed(args, sheet.pages, f"{len(faces)} faces")
 
 
 def register_print(sub: Any) -> None:

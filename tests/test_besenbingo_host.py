@@ -1,28 +1,17 @@
-"""spielleiter-host templates and print besenbingo: offline tools for the templates."""
+"""spielleiter-host templates score|check, offline (print besenbingo: test_printing.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
 from spielleiter.games.besenbingo.bots import Solver
 from spielleiter.games.besenbingo.templates import (
-    Template,
     default_templates,
     retired_templates,
-    validate_template,
 )
-from spielleiter_host import printing
 from spielleiter_host.cli import main
-from spielleiter_host.printing import template_page
-
-
-def pdf_pages(path: Path) -> int:
-    return len(re.findall(rb"/Type\s*/Page\b(?!s)", path.read_bytes()))
 
 
 @pytest.fixture
@@ -122,97 +111,3 @@ def test_an_invalid_template_file_names_the_file_and_the_field(
     out = tmp_path / "x.pdf"
     assert main(["print", "besenbingo", "--out", str(out), "--template", str(bad)]) == 7
     assert not out.exists()
-
-
-def test_print_writes_one_page_per_template_and_one_for_the_tower_cards(
-    tmp_path: Path, template_files: list[Path]
-) -> None:
-    out = tmp_path / "sheets.pdf"
-    files = [str(p) for p in template_files]
-    assert main(["print", "besenbingo", "--out", str(out), "--template", *files]) == 0
-    assert out.read_bytes().startswith(b"%PDF")
-    assert pdf_pages(out) == 3
-
-
-def test_a_printed_sheet_is_a_readable_a4_page(tmp_path: Path) -> None:
-    png = tmp_path / "vorlage.png"
-    template_page(default_templates()[3]).save(png)
-    page = Image.open(png).convert("L")
-    assert page.size == (1240, 1754)  # A4 at 150 dpi
-    ink = sum(page.point(lambda v: 255 if v < 128 else 0).histogram()[255:])
-    assert 0.02 < ink / (page.width * page.height) < 0.5
-
-
-class RecordingDraw(ImageDraw.ImageDraw):
-    """Draws as usual and keeps every rectangle and the box of every text."""
-
-    def __init__(self, image: Image.Image, mode: str | None = None) -> None:
-        super().__init__(image, mode)
-        self.boxes: list[tuple[float, ...]] = []
-        self.texts: list[tuple[str, tuple[float, ...]]] = []
-
-    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self.boxes.append(tuple(xy))
-        super().rectangle(xy, *args, **kwargs)
-
-    def text(self, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
-        bbox = self.textbbox(xy, text, font=kwargs.get("font"), anchor=kwargs.get("anchor"))
-        self.texts.append((text, bbox))
-        super().text(xy, text, *args, **kwargs)
-
-
-def a_crowded_template() -> Template:
-    """An uploaded template at the limits: long names, seven fields in a row (no row can
-    cross more), twelve minus fields."""
-    data = default_templates()[0].to_json()
-    data["name"] = "Die lange Nacht der Hexen vom Brocken im Harz und im Thüringer"
-    text = json.dumps(data, ensure_ascii=False).replace("Walpurga", "Hildegard-Philippine")
-    data = json.loads(text)
-    data["witches"] = [
-        {"name": "Hildegard-Philippine", "hat": "Spitzhut"},
-        {"name": "Mechthild", "hat": "Zipfelmütze"},
-        {"name": "Griselda", "hat": "Krempenhut"},
-        {"name": "Ottilie", "hat": "Blumenhut"},
-    ]
-    witches = ["Mechthild", "Hildegard-Philippine", "Griselda", "Ottilie"] * 2
-    data["bar"]["hexe"] = [{"witch": w, "value": 1} for w in witches[:7]]
-    pairs = [cell for row in data["grid"] for cell in row if isinstance(cell, dict)]
-    data["bar"]["paar"] = [dict(pair, value=2) for pair in pairs[:7]]
-    data["bar"]["minus"] = [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -10, -10]
-    return validate_template(data)
-
-
-def recorded_page(monkeypatch: pytest.MonkeyPatch, template: Template) -> RecordingDraw:
-    """Print one template page and return what was drawn on it."""
-    drawings: list[RecordingDraw] = []
-
-    def recording(image: Image.Image, mode: str | None = None) -> RecordingDraw:
-        drawings.append(RecordingDraw(image, mode))
-        return drawings[-1]
-
-    monkeypatch.setattr(printing.ImageDraw, "Draw", recording)
-    page = template_page(template)
-    (draw,) = [d for d in drawings if d.im is page.im]
-    return draw
-
-
-def test_every_name_on_a_printed_sheet_stays_inside_its_field(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    draw = recorded_page(monkeypatch, a_crowded_template())
-    for text, (x0, y0, x1, y1) in draw.texts:
-        assert 0 <= x0 and x1 <= printing.A4[0], f"{text!r} runs off the page"
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        around = [b for b in draw.boxes if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
-        if around:
-            bx0, _, bx1, _ = min(around, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
-            assert bx0 < x0 and x1 < bx1, f"{text!r} runs out of its field"
-    shown = {text for text, _ in draw.texts}
-    assert "Mechthild" in shown and any(t.startswith("Hildegard-") for t in shown)
-
-
-def test_a_printed_sheet_has_lines_for_the_name_and_the_points(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    texts = {text for text, _ in recorded_page(monkeypatch, default_templates()[0]).texts}
-    assert {"Name:", "Punkte:", "5 P. nur, wenn beide gestrichen"} <= texts
