@@ -27,6 +27,7 @@ from .session import Session
 from .store import Store, is_full
 from .ui.canvas import Canvas
 from .ui.screen import Screen, render
+from .ui.take_back import TakeBackScreen
 
 TICK_S = 0.05
 """How often the loop looks at the time when nothing happens."""
@@ -46,11 +47,20 @@ class Wait:
     seconds: float
 
 
-ScriptEntry = KeyEvent | Wait
+@dataclass(frozen=True)
+class AtOnce:
+    """A script entry: a key pressed at once, while the box still shows something (a
+    move that "Zurück" may take back, a computer's move), instead of when it waits."""
+
+    event: KeyEvent
+
+
+ScriptEntry = KeyEvent | Wait | AtOnce
 
 
 def parse_script(text: str) -> list[ScriptEntry]:
-    """Read a key script: K1..K4, K1-long..K4-long, `wait SECONDS`, `#` comments."""
+    """Read a key script: K1..K4, K1-long..K4-long, `wait SECONDS`, `#` comments; a key
+    written with a leading "!" (`!K1`) is pressed at once, without waiting for the box."""
     entries: list[ScriptEntry] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -62,6 +72,8 @@ def parse_script(text: str) -> list[ScriptEntry]:
                 if seconds < 0:
                     raise ValueError("negative wait")
                 entries.append(Wait(seconds))
+            elif line.startswith("!"):
+                entries.append(AtOnce(KeyEvent.parse(line[1:])))
             else:
                 entries.append(KeyEvent.parse(line))
         except (ValueError, IndexError) as exc:
@@ -268,7 +280,20 @@ class Box:
             if not top.on_menu():
                 self.open_menu()
             return
+        before = list(self.stack)
+        offered = self.table.take_back_offer if self.table is not None else None
         top.on_key(event)
+        self.offer_take_back(before, offered)
+
+    def offer_take_back(self, before: list[Screen], offered: Any = None) -> None:
+        """A human's move was just committed and may be taken back: show it with
+        "Zurück" over the screens (which come back as `before` if it is taken back)."""
+        table = self.table
+        offer = None if table is None else table.take_back_offer
+        if offer is None or offer is offered:
+            return
+        if not any(isinstance(s, TakeBackScreen) and s.open for s in self.stack):
+            self.push(TakeBackScreen(table, before))
 
     def resolve_char(self, ch: str) -> KeyEvent | None:
         """The emulator's keyboard: 1-4, shift+1-4 (long), Esc, and the screen's letters."""
@@ -363,6 +388,7 @@ class Box:
 
     def _tick(self, now: float) -> None:
         if self.table is not None:
+            self.offer_take_back(list(self.stack))  # a move made other than by a key
             self.table.tick(now)
             self.play_sounds()
         if self.top is not None:
@@ -403,6 +429,10 @@ class Box:
         for entry in entries:
             if self._quit.is_set():
                 break
+            if isinstance(entry, AtOnce):
+                self.dispatch(entry.event)
+                self.step()
+                continue
             self.settle()
             if isinstance(entry, Wait):
                 remaining = entry.seconds

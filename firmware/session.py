@@ -136,6 +136,27 @@ class Session:
             raise
         self.record.actions.append(action)
 
+    def take_back(self, count: int = 1) -> list[int]:
+        """Remove the last `count` committed actions (a human's mis-press) and return them.
+
+        One transaction truncates the record and notes each action under the meta's
+        "taken_back" ([index, action] pairs), so replay and resume see the record as if
+        they had never been played. A finished match is never taken back. On a failed
+        commit nothing changed."""
+        if self.finished or not 0 < count <= self.committed:
+            raise IllegalActionError("nothing to take back")
+        first = self.committed - count
+        actions = self.record.actions[first:]
+        taken = [*self.record.meta.get("taken_back", [])]
+        taken += [[first + i, a] for i, a in enumerate(actions)]
+        self.store.take_back_actions(
+            self.record_id, first, _stored({**self.record.meta, "taken_back": taken})
+        )
+        del self.record.actions[first:]
+        self.record.meta["taken_back"] = taken
+        self.state = self.record.replay()
+        return actions
+
     def play_chance(self) -> list[int]:
         """Play chance outcomes from the record's stream until a player (or the end) moves."""
         played = []

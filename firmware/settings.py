@@ -130,6 +130,9 @@ SETTINGS: dict[str, Setting] = {
     "sound.enabled": Setting(True, _bool, "the buzzer's tunes (turn, clock, take, end)"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
     "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
+    "undo.ms": Setting(
+        1500, _int_range(0, 5000), "how long a human's move can be taken back (Zurück); 0: never"
+    ),
 }
 
 

@@ -514,6 +514,20 @@ class Store:
                         (key, json.dumps(value)),
                     )
 
+    def take_back_actions(self, record_id: int, first: int, meta: Mapping[str, Any]) -> None:
+        """Remove the record's actions from index `first` on and write its meta, in one
+        transaction: a human took back a mis-press. The record then reads as if those
+        actions had never been played (the meta keeps what was taken back)."""
+        with self._tx() as db:
+            row = db.execute("SELECT finished FROM records WHERE id=?", (record_id,)).fetchone()
+            if row is None or row[0]:
+                raise ValueError(f"record {record_id} is not a running match")
+            db.execute("DELETE FROM actions WHERE record_id=? AND idx>=?", (record_id, first))
+            db.execute(
+                "UPDATE records SET meta=?, updated=? WHERE id=?",
+                (json.dumps(dict(meta)), time.time(), record_id),
+            )
+
     @staticmethod
     def _award(
         db: sqlite3.Connection, record_id: int | None, game: str, awards: list[Award]

@@ -25,6 +25,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
 from spielleiter.ui.menus import PauseMenu, launch, main_menu
 from spielleiter.ui.screen import render
+from spielleiter.ui.take_back import TakeBackScreen
 
 # Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
 # -> house rules -> Start.
@@ -431,7 +432,11 @@ def test_with_two_humans_the_turn_passing_is_announced(tmp_path: Path) -> None:
     table = box.top
     assert isinstance(table, TableScreen)
     first = table.table.to_move()
-    box.dispatch(KeyEvent(Key.K1))  # Nein danke: the next human decides
+    box.dispatch(KeyEvent(Key.K1))  # Nein danke: the next human decides ...
+    box.step()
+    assert isinstance(box.top, TakeBackScreen)  # ... once the move stands
+    box.dispatch(KeyEvent(Key.K4))  # Weiter: it stands now
+    box.step()
     box.step()
     assert table.table.to_move() != first and table.banner_until is not None
     assert_golden(render(table).image, "speedtombola_turn_banner")

@@ -52,11 +52,12 @@ def test_every_help_page_fits_the_panel() -> None:
     """The pause menu's Hilfe: each page of each game within the panel's text area."""
     from spielleiter.ui.canvas import Canvas
     from spielleiter.ui.fonts import SMALL
+    from spielleiter.ui.game_screen import TAKE_BACK_HELP
     from spielleiter.ui.widgets import Pages
 
     for entry in catalog.entries():
         assert entry.help, f"{entry.id} has no help pages"
-        for page in entry.help:
+        for page in (*entry.help, TAKE_BACK_HELP):
             canvas = Canvas()
             bottom = canvas.wrap((2, canvas.title(entry.title)), page, SMALL, 124)
             assert bottom <= Pages.BOTTOM + 1, f"{entry.id}: {page!r} runs past the soft keys"

@@ -16,7 +16,8 @@ a table is tested with no frame at all (see :class:`HeadlessHost`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State
@@ -24,7 +25,7 @@ from spielleiter.games.catalog import GameEntry, entry
 from spielleiter.session import Award, MatchEnd, Session
 from spielleiter.store import Store
 
-__all__ = ["Award", "HeadlessHost", "Host", "MatchEnd", "Table"]
+__all__ = ["Award", "HeadlessHost", "Host", "MatchEnd", "Table", "TakeBack"]
 
 
 SOUNDS_KEPT = 64
@@ -39,6 +40,26 @@ class Host(Protocol):
     def now(self) -> float: ...
     def settings(self) -> Mapping[str, Any]: ...
     def submit(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None: ...
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A human's move that "Zurück" may still take back, until `until` (box time)."""
+
+    first: int
+    """How many actions were committed before the move."""
+    news: str
+    """The news line before the move (shown again when it is taken back)."""
+    clock_left: float | None
+    """Seconds the clock had left before the move (None: no clock ran)."""
+    last: bool = True
+    """The last action of the move (a move of several actions is held after the last)."""
+    seat: int = -1
+    action: int = -1
+    """The move's last action and its seat."""
+    committed: int = 0
+    """How many actions were committed with it (they are the last ones)."""
+    until: float = 0.0
 
 
 class Table:
@@ -59,7 +80,10 @@ class Table:
         self.deadline: float | None = None
         """When the clock runs out for the human to move (None: no clock running)."""
         self.hold_until: float | None = None
-        """A computer's move stays shown until then before the match goes on."""
+        """A computer's move (or a human's, while it may be taken back) stays shown until
+        then before the match goes on."""
+        self.take_back_offer: TakeBack | None = None
+        """The human's move just committed that "Zurück" may take back (setting undo.ms)."""
         self.news = ""
         """The last thing that happened, in the players' words."""
         self.closed = False
@@ -68,6 +92,8 @@ class Table:
         self._generation = 0
         self._turn_sounded = -1
         self._clock_sounded: int | None = None
+        self._undoable: TakeBack | None = None
+        """While a human's move is being played: what taking it back restores."""
         session.on_end = self.match_end
 
     # --- who is who ---------------------------------------------------------
@@ -242,6 +268,8 @@ class Table:
             best = max(returns)
             humans_won = any(returns[s] == best for s in self.humans())
             self.sound("win" if humans_won else "end")
+        if self._undoable is not None and not self.over and self.offer_take_back(seat, action):
+            return
         show_ms = int(self.host.settings().get("bot.show_ms", 0))
         if by_computer and show_ms > 0 and not self.state.is_terminal():
             self.hold_until = self.host.now() + show_ms / 1000
@@ -249,10 +277,78 @@ class Table:
         self.advance()
 
     def command(self, seat: int, action: int) -> None:
-        """A human's move from a screen; IllegalActionError says why it is refused."""
+        """A human's move from a screen; IllegalActionError says why it is refused.
+
+        The move is committed at once. With `undo.ms` set, its result then stays shown
+        for that long and nothing else happens (no chance, no computer): "Zurück" may take
+        it back meanwhile (:meth:`take_back`)."""
         if not self.waiting_for(seat):
             raise IllegalActionError(f"{self.name(seat)} ist nicht am Zug")
-        self.play(seat, action)
+        if self._undoable is not None:  # one of several actions of one move
+            self.play(seat, action)
+            return
+        self._undoable = self._before_move()
+        try:
+            self.play(seat, action)
+        finally:
+            self._undoable = None
+
+    def commands(self, moves: Sequence[tuple[int, int]]) -> None:
+        """Several humans' actions made with one key (Bungee's table of hands): played in
+        order, held once after the last, and taken back together."""
+        self._undoable = replace(self._before_move(), last=False)
+        try:
+            for i, (seat, action) in enumerate(moves):
+                if i == len(moves) - 1:
+                    self._undoable = replace(self._undoable, last=True)
+                self.command(seat, action)
+        finally:
+            self._undoable = None
+
+    def _before_move(self) -> TakeBack:
+        left = None if self.deadline is None else self.deadline - self.host.now()
+        return TakeBack(self.session.committed, self.news, left)
+
+    # --- taking back a mis-press ---------------------------------------------------
+    def offer_take_back(self, seat: int, action: int) -> bool:
+        """Hold the match on a human's move just committed, so it can be taken back
+        (False: undo is off). A move that ends the match is never held: its awards are
+        committed with it."""
+        ms = int(self.host.settings().get("undo.ms", 0))
+        if ms <= 0 or self._undoable is None or not self._undoable.last:
+            return False
+        until = self.host.now() + ms / 1000
+        self.take_back_offer = replace(
+            self._undoable, seat=seat, action=action, committed=self.session.committed, until=until
+        )
+        self.hold_until = until
+        return True
+
+    def take_back(self) -> TakeBack:
+        """Zurück: the held move is removed from the record (one transaction) and its human
+        decides again, with the clock's time as it was. IllegalActionError when no move
+        can be taken back now."""
+        offer = self.take_back_offer
+        if offer is None or self.closed or self.session.committed != offer.committed:
+            raise IllegalActionError("Nichts zurückzunehmen")
+        self.session.take_back(offer.committed - offer.first)
+        self.take_back_offer = None
+        self.hold_until = None
+        self.news = offer.news
+        self.deadline = None
+        if offer.clock_left is not None:
+            self.deadline = self.host.now() + max(1.0, offer.clock_left)
+        self._turn_sounded = self.session.committed  # the same turn: no tune again
+        self.advance()
+        return offer
+
+    def let_stand(self) -> None:
+        """Weiter while a move may be taken back: it stands, the match goes on now."""
+        if self.take_back_offer is None:
+            return
+        self.take_back_offer = None
+        self.hold_until = None
+        self.advance()
 
     def proceed(self) -> None:
         """Weiter: move on past what the table holds for (a Tafel read, a tower to turn).
@@ -277,6 +373,7 @@ class Table:
             self.sound("clock")
         if self.hold_until is not None and now >= self.hold_until:
             self.hold_until = None
+            self.take_back_offer = None
             self.advance()
         if self.deadline is not None and now >= self.deadline and self.human_to_move():
             seat = self.to_move()
@@ -309,6 +406,7 @@ class Table:
         self._generation += 1
         self.thinking = None
         self.hold_until = None
+        self.take_back_offer = None
         self.deadline = None
         if seat is not None and self.can_leave_seat(seat) and not self.over:
             level = str(self.host.settings().get(f"{self.entry.id}.takeover", self.entry.levels[0]))
@@ -325,6 +423,7 @@ class Table:
         self._generation += 1
         self.closed = True
         self.thinking = None
+        self.take_back_offer = None
 
 
 class HeadlessHost:
@@ -339,7 +438,7 @@ class HeadlessHost:
 
     def __init__(self, store: Store, settings: Mapping[str, Any] | None = None) -> None:
         self.store = store
-        self._settings = {**store.settings(), "bot.show_ms": 0, **(settings or {})}
+        self._settings = {**store.settings(), "bot.show_ms": 0, "undo.ms": 0, **(settings or {})}
         self.time = 0.0
         self.pending: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
         self.deferred = False

@@ -16,6 +16,12 @@ from .fonts import TEXT
 from .screen import App, Screen, SoftKey
 from .widgets import Confirm, Item, Pages
 
+TAKE_BACK_HELP = (
+    "Vertippt? Solange nach deinem Zug der Balken läuft: K1 Zurück nimmt ihn zurück, "
+    "K4 Weiter geht gleich weiter."
+)
+"""The last page of every game's Hilfe while moves can be taken back (undo.ms)."""
+
 BANNER_S = 1.5
 """How long "Anna ist dran" shows large when the turn passes to another human."""
 
@@ -67,7 +73,10 @@ class GameScreen(Screen):
         items = self.game_items()
         entry = self.table.entry
         if entry.help:
-            items.append(Item("Hilfe", partial(self.app.push, Pages(entry.title, entry.help))))
+            pages = [*entry.help]
+            if self.app.settings().get("undo.ms"):
+                pages.append(TAKE_BACK_HELP)
+            items.append(Item("Hilfe", partial(self.app.push, Pages(entry.title, pages))))
         humans = self.table.humans()
         leavers = [s for s in humans if self.table.can_leave_seat(s)]
         if len(humans) > 1 and leavers:

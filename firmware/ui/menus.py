@@ -305,6 +305,8 @@ def bestenliste_menu(app: App) -> ListMenu:
 
 CONTRASTS = (50, 100, 150, 200, 255)
 CLOCK_SECONDS = (5, 10, 15, 20, 30, 60)
+UNDO_MS = (0, 1000, 1500, 2500, 4000)
+"""The Einstellungen menu's choices for how long a move can be taken back (ms)."""
 
 
 def settings_menu(app: App) -> ListMenu:
@@ -343,6 +345,10 @@ def settings_menu(app: App) -> ListMenu:
     def onoff(key: str) -> str:
         return "an" if app.settings()[key] else "aus"
 
+    def undo_text() -> str:
+        ms = int(app.settings()["undo.ms"])
+        return f"{ms / 1000:g} s".replace(".", ",") if ms else "aus"
+
     items = [
         Item(
             lambda: f"Kontrast: {app.settings()['display.contrast']}",
@@ -359,6 +365,7 @@ def settings_menu(app: App) -> ListMenu:
             lambda: f"Ton: {onoff('sound.enabled')}",
             lambda: cycle("sound.enabled", (False, True)),
         ),
+        Item(lambda: f"Zurück: {undo_text()}", lambda: cycle("undo.ms", UNDO_MS)),
         Item(
             lambda: (
                 "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen"

@@ -89,10 +89,14 @@ class Screen:
         """A plain-data description of what the screen shows (for the laptop link)."""
         return {"screen": type(self).__name__}
 
+    def overlay(self, canvas: Canvas) -> None:
+        """Draw over the finished frame, soft-key line included (most screens: nothing)."""
+
 
 def render(screen: Screen) -> Canvas:
     """Draw a screen into a fresh frame, soft-key line included."""
     canvas = Canvas()
     screen.draw(canvas)
     canvas.softkeys([k.label if k else "" for k in screen.softkeys()])
+    screen.overlay(canvas)
     return canvas

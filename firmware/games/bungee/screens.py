@@ -427,10 +427,12 @@ class HandsScreen(Screen):
         self.path = []
 
     def commit(self) -> None:
+        moves = []
+        for seat in self.order():
+            points, bungees = self.entries[seat] or (0, 0)
+            moves.append((seat, hand_action(points, bungees)))
         try:
-            for seat in self.order():
-                points, bungees = self.entries[seat] or (0, 0)
-                self.table.command(seat, hand_action(points, bungees))
+            self.table.commands(moves)
         except IllegalActionError as refused:
             self.flash = str(refused)
             return
