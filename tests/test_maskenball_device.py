@@ -8,9 +8,17 @@ from typing import Any
 
 from helpers import assert_golden, run_box, same_pixels
 from PIL import Image
-from spielleiter.app import Box, VirtualClock
+from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.games.base import Seat
-from spielleiter.games.maskenball.rules import BEETLES, FLY, SECTORS, SPIN, VISIT, colour_letters
+from spielleiter.games.maskenball.rules import (
+    BEETLES,
+    FLY,
+    PENDING_SPIN,
+    SECTORS,
+    SPIN,
+    VISIT,
+    colour_letters,
+)
 from spielleiter.games.maskenball.screens import (
     EndScreen,
     MaskenballScreen,
@@ -521,3 +529,22 @@ def test_a_restarted_box_resumes_the_game_at_its_last_action(tmp_path: Path) -> 
     assert (int(last_id), int(last_committed)) == (record_id, len(before))
     store = Store.open(tmp_path / "data")
     assert store.record(record_id).actions == before
+
+
+def test_with_two_players_the_next_spinner_is_announced(tmp_path: Path) -> None:
+    box = game_box(tmp_path)
+    screen = box.top
+    assert isinstance(screen, MaskenballScreen)
+    first = screen.state.seat()
+    for _ in range(200):
+        if screen.state.pending() == PENDING_SPIN and screen.state.seat() != first:
+            break
+        pending = screen.state.pending()
+        press(box, K1 if pending == PENDING_SPIN else K4 if screen.table.can_go_home() else K3)
+    else:
+        raise AssertionError("the turn never passed")
+    box.step()
+    assert screen.banner_until is not None
+    assert f"Spieler {screen.state.seat() + 1} ist dran" in texts_on(screen)
+    box.run_script([Wait(2.0)])
+    assert screen.banner_until is None

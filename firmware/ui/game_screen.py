@@ -36,23 +36,33 @@ class GameScreen(Screen):
         """With several humans: "Anna ist dran" shows large until then."""
         self._last_turn: int | None = None
 
+    def whose_turn(self) -> tuple[int, str] | None:
+        """The player now to decide, as (id, name), where several humans share the table
+        (None: one human, or nobody is asked now). Games whose players share one seat
+        (Maskenball) name their player themselves."""
+        table = self.table
+        if len(table.humans()) > 1 and self.awaits_key():
+            seat = table.to_move()
+            return seat, table.name(seat)
+        return None
+
     def follow_turn(self) -> None:
         """With several humans at the table, announce the turn when it passes from one
         human to another (call it from the screen's tick); the banner ends by itself."""
-        table = self.table
-        if self.awaits_key() and len(table.humans()) > 1:
-            seat = table.to_move()
-            if self._last_turn is not None and seat != self._last_turn:
+        turn = self.whose_turn()
+        if turn is not None:
+            if self._last_turn is not None and turn[0] != self._last_turn:
                 self.banner_until = self.app.now() + BANNER_S
-            self._last_turn = seat
+            self._last_turn = turn[0]
         if self.banner_until is not None and self.app.now() >= self.banner_until:
             self.banner_until = None
 
     def draw_turn_banner(self, canvas: Canvas, top: int = 22) -> None:
         """ "Anna ist dran" large over the middle of the panel while the banner lasts."""
-        if self.banner_until is None or not self.table.human_to_move():
+        turn = self.whose_turn()
+        if self.banner_until is None or turn is None:
             return
-        name = short_name(self.table.name(self.table.to_move()), 10)
+        name = short_name(turn[1], 10)
         canvas.rect((8, top, WIDTH - 9, top + 18), fill=0)
         canvas.text_center(top + 5, f"{name} ist dran", TEXT, 8, WIDTH - 8)
 

@@ -173,6 +173,7 @@ class MaskenballScreen(GameScreen):
 
     def tick(self, now: float) -> None:
         self.service.tick(now)
+        self.follow_turn()
         if self.result_until is not None and now >= self.result_until:
             self.result_until = None
             if self.app.top is self:
@@ -307,6 +308,16 @@ class MaskenballScreen(GameScreen):
             elif key == Key.K4:
                 self.home()
 
+    def whose_turn(self) -> tuple[int, str] | None:
+        """With several players at the table, the one who spins now (the players share
+        the table's seat, so the banner names them by their place: "Spieler 2")."""
+        players = int(self.session.record.params.get("players", 1))
+        if players < 2 or self.busy or self.table.over:
+            return None
+        if self.state.pending() != PENDING_SPIN:
+            return None
+        return self.state.seat(), self.turn_name()
+
     # --- drawing -------------------------------------------------------------
     def turn_name(self, seat: int | None = None) -> str:
         return f"Spieler {(self.state.seat() if seat is None else seat) + 1}"
@@ -334,6 +345,8 @@ class MaskenballScreen(GameScreen):
         alert = self.service.fault() or self.alert
         if alert:
             draw_alert(canvas, alert)
+        else:
+            self.draw_turn_banner(canvas)
 
     def draw_spinning(self, canvas: Canvas) -> None:
         canvas.title(f"{self.turn_name()} dreht ...")
