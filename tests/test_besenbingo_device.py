@@ -408,3 +408,60 @@ def test_leaving_from_a_sheet_ends_the_durchgang_unscored(tmp_path: Path) -> Non
     (info,) = box.store.records()
     assert info.abandoned and not info.finished
     assert box.store.bestenliste("besenbingo") == []
+
+
+# --- Nochmal ------------------------------------------------------------------------
+
+
+def test_nochmal_plays_again_with_the_same_seats_each_on_a_fresh_template(
+    tmp_path: Path,
+) -> None:
+    bert = Seat("Bert")
+    box = game_box(tmp_path, [ANNA, bert, STARK])
+    first = box.top
+    assert isinstance(first, TowerScreen)
+    play_first_choices(box)
+    end = box.top
+    assert isinstance(end, EndScreen)
+    assert [k.label if k else "" for k in end.softkeys()][1] == "Nochmal"
+    before = [s.template.name for s in first.state.sheets]
+    press(box, 2)
+    again = box.top
+    assert isinstance(again, TowerScreen) and again is not first and again.table is box.table
+    assert again.table.seats == [ANNA, bert, STARK]
+    after = [s.template.name for s in again.state.sheets]
+    assert len(set(after)) == 3 and not set(after) & set(before)
+    assert box.store.records()[1].finished and not box.store.records()[0].finished
+
+
+def test_nochmal_after_a_solo_series_starts_a_new_series_after_its_templates(
+    tmp_path: Path,
+) -> None:
+    box = game_box(tmp_path, [ANNA], rounds=2)
+    first = box.top
+    play_first_choices(box)
+    end = box.top
+    assert isinstance(end, EndScreen) and not end.rematch_offered  # Weiter: Durchgang 2
+    press(box, 4)
+    second = box.top
+    play_first_choices(box)
+    assert box.top.rematch_offered
+    press(box, 2)
+    third = box.top
+    assert isinstance(third, TowerScreen)
+    solo = third.table.solo
+    assert solo["round"] == 1 and solo["rounds"] == 2
+    assert solo["to_beat"] == second.state.scores()[0]
+    played = {first.state.sheets[0].template.name, second.state.sheets[0].template.name}
+    assert third.state.sheets[0].template.name not in played
+
+
+def test_nochmal_after_paper_play_turns_towers_again(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA], PAPIER)
+    for _ in range(REVEALS + 1):
+        press(box, 4)
+    assert isinstance(box.top, EndScreen)
+    press(box, 2)
+    again = box.top
+    assert isinstance(again, TowerScreen) and again.table.paper
+    assert again.state.revealed == [] and not box.store.records()[0].finished

@@ -618,16 +618,26 @@ class EndScreen(_InGame):
     def pages(self) -> int:
         return max(1, -(-len(self.rows()) // self.ROWS))
 
+    @property
+    def rematch_offered(self) -> bool:
+        """Nochmal: at the end of a Durchgang, or of a solo series (not between its
+        Durchgänge, where Weiter starts the next one)."""
+        solo = self.table.solo
+        return solo is None or solo["round"] >= solo["rounds"]
+
     def softkeys(self) -> list[SoftKey | None]:
         paging = self.pages > 1 and not self.table.paper
         sheets = SoftKey("Blatt", "b") if not self.table.paper else None
-        return [SoftKey(">", "l") if paging else None, None, sheets, SoftKey("Weiter", "\n ")]
+        again = SoftKey("Nochmal", "a") if self.rematch_offered else None
+        return [SoftKey(">", "l") if paging else None, again, sheets, SoftKey("Weiter", "\n ")]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
             return
         if event.key == Key.K1:
             self.page = (self.page + 1) % self.pages
+        elif event.key == Key.K2 and self.rematch_offered:
+            launch(self.app, GAME, *self.table.rematch())
         elif event.key == Key.K3 and not self.table.paper:
             self.show_next_sheet()
         elif event.key == Key.K4:

@@ -282,6 +282,31 @@ class BesenbingoTable(Table):
         assert self.solo is not None
         return solo_beaten(self.solo.get("to_beat"), self.state.scores()[0])
 
+    def rematch(self) -> NewRecord:
+        """Nochmal from the end: paper play again; or the same seats, each on the template
+        after the ones just played (a fresh sheet for everyone, still all different); solo:
+        a new series of as many Durchgänge, from the template after the last one."""
+        if self.paper:
+            return paper_durchgang()
+        store = self.host.store
+        names = list(store.boards(GAME))
+        played = [sheet.template.name for sheet in self.state.sheets]
+        if self.solo is not None:
+            last = self.solo["boards"][-1]
+            after = (names.index(last) + 1) % len(names) if last in names else 0
+            boards = [names[(after + i) % len(names)] for i in range(self.solo["rounds"])]
+            return digital_durchgang(
+                store, self.seats, rounds=self.solo["rounds"], solo_boards=boards
+            )
+        shift = len(played)
+        templates = [
+            names[((names.index(name) if name in names else seat) + shift) % len(names)]
+            for seat, name in enumerate(played)
+        ]
+        if len(set(templates)) < len(templates):  # uploads removed meanwhile: from the start
+            templates = [names[seat % len(names)] for seat in range(len(played))]
+        return digital_durchgang(store, self.seats, templates)
+
     def next_round(self) -> NewRecord | None:
         """Solo: the next Durchgang on the next template (None after the last one, and
         outside solo play)."""
