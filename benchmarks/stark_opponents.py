@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from spielleiter.games.speedtombola import bots
-from spielleiter.games.speedtombola.sim import Policy, policy_weights
+from spielleiter.games.speedtombola.sim import Policy, RowPolicies
 from spielleiter_host import tournament
 
 OLD_OPPONENT = Policy(cost=0.2, lot=0.15, noise=3.0, reserve=3, slope=1)
@@ -29,20 +29,17 @@ OLD_OPPONENT = Policy(cost=0.2, lot=0.15, noise=3.0, reserve=3, slope=1)
 @contextmanager
 def fixed_model() -> Iterator[None]:
     """Stark as it was: every opponent's rollouts by OLD_OPPONENT, whatever they did."""
-    original = bots.stack_weights
+    original = bots.stack_policies
 
-    def old(choices: np.ndarray, family: Any) -> dict[str, np.ndarray]:
-        n = choices.shape[1]
+    def old(choices: np.ndarray, family: Any) -> RowPolicies:
         own = int(choices.max())  # the mover's own column holds the largest index
-        seats = [bots.STARK_SELF if (choices[0, s] == own) else OLD_OPPONENT for s in range(n)]
-        rows = policy_weights(seats).items()
-        return {k: np.broadcast_to(v, choices.shape).copy() for k, v in rows}
+        return RowPolicies((OLD_OPPONENT, bots.STARK_SELF), (choices == own).astype(np.int64))
 
-    bots.stack_weights = old  # type: ignore[assignment]
+    bots.stack_policies = old
     try:
         yield
     finally:
-        bots.stack_weights = original  # type: ignore[assignment]
+        bots.stack_policies = original
 
 
 def share(opponent: str, games: int) -> tuple[float, float, float]:

@@ -137,7 +137,7 @@ def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None
     import numpy as np
     from spielleiter.games.base import sample_chance
     from spielleiter.games.speedtombola import belief, bots
-    from spielleiter.games.speedtombola.sim import Batch, bitmasks, simulate, stack_weights
+    from spielleiter.games.speedtombola.sim import Batch, bitmasks, simulate, stack_policies
 
     def two_simulations(view: dict, rng: np.random.Generator, count: int) -> tuple:
         seat, lot, pot, groschen, _ = bots._mover(view)
@@ -146,7 +146,7 @@ def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None
         draws = unseen[np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]]
         noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
         choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
-        policies = stack_weights(choices, (*belief.FAMILY, bots.STARK_SELF))
+        policies = stack_policies(choices, (*belief.FAMILY, bots.STARK_SELF))
         holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
         stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
         took = bots._took(holdings, stack, seat, lot, pot)

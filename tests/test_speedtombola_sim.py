@@ -13,6 +13,7 @@ from spielleiter.games.speedtombola.sim import (
     lot_points,
     scalar_round,
     simulate,
+    stack_policies,
 )
 
 POLICIES = [
@@ -46,9 +47,53 @@ def test_simulator_agrees_with_the_engine(players, removed):
         assert groschen == batch.groschen[row].tolist()
 
 
+NOISELESS = [
+    Policy(cost=0.2, lot=0.15, reserve=3, slope=1),
+    Policy(cost=1.0),
+    Policy(cost=0.3, bias=-2.0),
+    Policy(cost=1.0, bias=4.0, reserve=2, slope=2),
+    Policy(cost=0.7, lot=0.1, drum=0.2, milk=2.5, reserve=4, slope=3),
+]
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_without_noise_the_simulator_agrees_with_the_engine(players):
+    rng = np.random.default_rng(players)
+    policies = [NOISELESS[seat % len(NOISELESS)] for seat in range(players)]
+    gone, draws = deal(rng, 300, 9)
+    noise = rng.uniform(-1.0, 1.0, (300, draws.shape[1], players))
+    start = fresh_batch(300, players, groschen_per_player(players), 1)
+    batch = simulate(start, draws, policies, noise, draws.shape[1] - 1)
+    game = SpeedtombolaGame({"players": players, "removed": 9, "first_seat": 1})
+    for row in range(300):
+        lots, groschen = scalar_round(game, gone[row], draws[row], policies, noise[row])
+        assert bitmasks(lots).tolist() == batch.holdings[row].tolist()
+        assert groschen == batch.groschen[row].tolist()
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_each_row_plays_its_own_policies_as_the_engine_would(players):
+    """Policies per row and seat (Stark's rollouts) from a family with several reserves."""
+    family = (*POLICIES, *NOISELESS)
+    rng = np.random.default_rng(10 + players)
+    gone, draws = deal(rng, 400, 6)
+    noise = rng.uniform(-1.0, 1.0, (400, draws.shape[1], players))
+    choices = rng.integers(len(family), size=(400, players))
+    start = fresh_batch(400, players, groschen_per_player(players), 2)
+    policies = stack_policies(choices, family)
+    batch = simulate(start, draws, policies, noise, draws.shape[1] - 1, chunk=96)
+    game = SpeedtombolaGame({"players": players, "removed": 6, "first_seat": 2})
+    for row in range(400):
+        mine = [family[i] for i in choices[row]]
+        lots, groschen = scalar_round(game, gone[row], draws[row], mine, noise[row])
+        assert bitmasks(lots).tolist() == batch.holdings[row].tolist()
+        assert groschen == batch.groschen[row].tolist()
+
+
 def test_lot_points_of_bitmasks_count_the_lowest_lot_of_each_garnitur():
     holdings = bitmasks([[4, 6, 10, 21], [13, 15, 16], [13, 14, 15, 16], [], [35, 3, 34]])
     assert lot_points(holdings).tolist() == [41, 28, 13, 0, 37]
+    assert lot_points(holdings.reshape(5, 1)[::-1].T).tolist() == [[37, 0, 13, 28, 41]]
 
 
 def test_the_policy_takes_without_a_groschen_and_leans_on_its_reserve():

@@ -31,7 +31,7 @@ from spielleiter.games.speedtombola.sim import (
     advance,
     bitmasks,
     simulate,
-    stack_weights,
+    stack_policies,
 )
 
 LEVELS = ("leicht", "normal", "stark")
@@ -163,7 +163,7 @@ def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tup
     draws = unseen[order]
     noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
     choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
-    policies = stack_weights(choices, (*belief.FAMILY, STARK_SELF))
+    policies = stack_policies(choices, (*belief.FAMILY, STARK_SELF))
     holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
     stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
     took = _took(holdings, stack, seat, lot, pot)
@@ -179,8 +179,7 @@ def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tup
         return took.points, passed.points
     pairs = zip(_fields(took), _fields(passed), strict=True)
     both = Batch(*(np.concatenate([a, b]) for a, b in pairs))
-    doubled = {name: np.concatenate([w, w]) for name, w in policies.items()}
-    rest = np.concatenate([noise[:, 1:], noise[:, 1:]])
+    rest, doubled = np.concatenate([noise[:, 1:], noise[:, 1:]]), policies.repeated(2)
     points = simulate(both, np.concatenate([draws, draws]), doubled, rest, drum - 1).points
     return points[:count], points[count:]
 
