@@ -1,7 +1,9 @@
 """Speedtombola simulator benchmark: playouts/s of today's simulator beside the baseline
 (the simulator before the speed-up, benchmarks/tombola_sim_baseline.py) in the same
-process on the same drums, scoring included, at 20,000 rows and at Stark's batch size;
-the rule engine's rate; Stark's decision time; the simulator's peak extra memory.
+process on the same drums, scoring included, at 20,000 rows and at Stark's batch size
+(Normal's policy at every seat), then with Stark's own rollout policies (per row and
+seat from the belief family, noisy); the rule engine's rate; Stark's decision time; the
+simulator's peak extra memory.
 Goals: >= 2.5x the baseline at 20,000 rows, >= 2x at Stark's batch, <= 50 ms a Stark
 decision at 4 players, <= 50 MB.
 
@@ -19,7 +21,8 @@ import tracemalloc
 import numpy as np
 import tombola_sim_baseline as baseline
 from spielleiter.games.base import sample_chance
-from spielleiter.games.speedtombola.bots import NORMAL, advice, choose
+from spielleiter.games.speedtombola import belief
+from spielleiter.games.speedtombola.bots import NORMAL, STARK_SELF, advice, choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.games.speedtombola.sim import (
     Batch,
@@ -27,8 +30,10 @@ from spielleiter.games.speedtombola.sim import (
     deal,
     fresh_batch,
     lot_points,
+    policy_weights,
     scalar_round,
     simulate,
+    stack_policies,
 )
 
 PLAYERS = 4
@@ -87,6 +92,32 @@ def decision_rates(rows: int, repeats: int) -> tuple[float, float]:
         lot_points(end.holdings)
         best["today"] = min(best["today"], time.perf_counter() - t)
     return 2 * rows / best["baseline"], 2 * rows / best["today"]
+
+
+def belief_rates(rows: int, repeats: int) -> tuple[float, float, bool]:
+    """Playouts/s with Stark's own rollout policies (each row and seat drawn from the
+    belief family, noisy, Stark's milk), scoring included: the baseline reads them as
+    per-row weight arrays, today's simulator as indices into the family."""
+    _, draws, noise = rounds(rows, 6)
+    family = (*belief.FAMILY, STARK_SELF)
+    choices = np.random.default_rng(6).integers(len(family), size=(rows, PLAYERS))
+    weights = {name: w[choices] for name, w in policy_weights(family).items()}
+    start = fresh_batch(rows, PLAYERS, 11, 0)
+    drum = draws.shape[1] - 1
+    rows_policies = stack_policies(choices, family)
+    best = {"baseline": float("inf"), "today": float("inf")}
+    points = {}
+    for _ in range(repeats):
+        t = time.perf_counter()
+        end = baseline.advance(start, draws, weights, noise, drum)
+        points["baseline"] = baseline.lot_points(end.holdings) - end.groschen
+        best["baseline"] = min(best["baseline"], time.perf_counter() - t)
+        t = time.perf_counter()
+        end = advance(start, draws, rows_policies, noise, drum)
+        points["today"] = lot_points(end.holdings) - end.groschen
+        best["today"] = min(best["today"], time.perf_counter() - t)
+    same = bool((points["baseline"] == points["today"]).all())
+    return rows / best["baseline"], rows / best["today"], same
 
 
 def scalar_rate() -> float:
@@ -150,6 +181,12 @@ def main() -> None:
         f"a Stark decision, 2 x {STARK_BATCH} drums: baseline {old:8,.0f}/s (two calls),"
         f" today {new:8,.0f}/s (one)  x{new / old:.2f}"
     )
+    for rows, repeats in ((SIM_PLAYOUTS, 3), (2 * STARK_BATCH, 20)):
+        old, new, same = belief_rates(rows, repeats)
+        print(
+            f"Stark's rollouts at {rows:>6,} rows: baseline {old:10,.0f}/s, today {new:10,.0f}/s"
+            f"  x{new / old:.2f}  (same results: {'yes' if same else 'NO'})"
+        )
     sim = rates(SIM_PLAYOUTS, 1)[1]
     scalar = scalar_rate()
     print(f"scalar engine   {scalar:12,.0f} playouts/s   (simulator {sim / scalar:.0f}x)")
