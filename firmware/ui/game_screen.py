@@ -38,8 +38,8 @@ class GameScreen(Screen):
 
     def whose_turn(self) -> tuple[int, str] | None:
         """The player now to decide, as (id, name), where several humans share the table
-        (None: one human, or nobody is asked now). Games whose players share one seat
-        (Maskenball) name their player themselves."""
+        (None: one human, or nobody is asked now). A game whose players share one seat
+        names its player itself."""
         table = self.table
         if len(table.humans()) > 1 and self.awaits_key():
             seat = table.to_move()
