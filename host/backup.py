@@ -28,7 +28,7 @@ from .device import (
     run_with_device,
     write_file,
 )
-from .output import show
+from .output import saved, show
 
 PART_BYTES = 32 * 1024
 """Bytes per backup.restore call: base64 makes 43 KiB, under the box's 64 KiB lines."""
@@ -63,9 +63,9 @@ def backup_get(args: argparse.Namespace) -> int:
             raise HostError("the backup arrived damaged (sha256 differs): try again")
         write_file(args.output, data)
         left = result.get("left_out") or []
-        note = f" (the running game's record {left} stays on the box)" if left else ""
-        summary = {"file": str(args.output), "size": len(data), "left_out": left}
-        return show(summary, args.json, f"saved {len(data)} bytes to {args.output}{note}")
+        note = f"; the running game's record {left} stays on the box" if left else ""
+        what = "the box's store" if args.kept is None else f"the box's kept backup {args.kept}"
+        return saved(args.output, what, args.json, note, left_out=left)
 
     return run_with_device(args, body)
 

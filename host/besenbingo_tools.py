@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import statistics
-import sys
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -24,7 +23,6 @@ from typing import Any
 from spielleiter.games.besenbingo.bots import Solver, simulate
 from spielleiter.games.besenbingo.templates import (
     Template,
-    TemplateError,
     default_templates,
     retired_templates,
     twin_of,
@@ -32,41 +30,20 @@ from spielleiter.games.besenbingo.templates import (
 )
 
 from . import runner
-from .board_files import BoardFileError, board_items
-from .device import EXIT_INVALID
+from .board_files import BoardFileError, check_files, report_checks, validated
+from .device import HostError, UsageError, report, whole_number
 from .output import print_json, table
-
-
-class TemplateFileError(BoardFileError):
-    """A template file that cannot be read; the message names the file and the field."""
 
 
 def load_template_files(paths: Sequence[Path]) -> list[Template]:
     """Templates from JSON files: one template, a list of them, or {name: template}."""
-    return [t for _, t in _load_items(paths)]
-
-
-def _load_items(paths: Sequence[Path]) -> list[tuple[str, Template]]:
-    """(where: the file and the item in it, template) for every template of the files."""
-    result = []
-    try:
-        for path, where, item in board_items(paths, "grid"):
-            try:
-                result.append((f"{path}: {where}" if where else str(path), validate_template(item)))
-            except TemplateError as exc:
-                path_text = f"{where}.{exc.path}" if where and exc.path else where or exc.path
-                raise TemplateFileError(f"{path}: {path_text}: {exc.message}") from exc
-    except BoardFileError as exc:
-        if isinstance(exc, TemplateFileError):
-            raise
-        raise TemplateFileError(str(exc)) from exc
-    return result
+    return [t for _, t in validated(paths, "grid", validate_template)]
 
 
 def check_twins(items: Sequence[tuple[str, Template]]) -> None:
     """Refuse a template that plays the same game as another under another name (the grid
     and the bar equal up to rotation, mirroring and renaming witches, copilots and towers):
-    one of the files before it or a shipped template, retired ones included."""
+    one of the items before it or a shipped template, retired ones included."""
     shipped = [*default_templates(), *retired_templates()]
     for i, (where, template) in enumerate(items):
         earlier = [t for _, t in items[:i]]
@@ -78,7 +55,7 @@ def check_twins(items: Sequence[tuple[str, Template]]) -> None:
             what = f"the shipped template {twin.name!r}"
         else:
             continue
-        raise TemplateFileError(
+        raise BoardFileError(
             f"{where}: {template.name!r} is the same as {what} up to rotation, mirroring "
             "and renaming witches, copilots and towers; templates must all differ"
         )
@@ -142,7 +119,12 @@ def register(subparsers: Any) -> None:
     score = sub.add_parser(
         "score", help="expected score of the strongest and of greedy play per template"
     )
-    score.add_argument("--games", type=int, default=200, help="simulated games per template")
+    score.add_argument(
+        "--games",
+        type=whole_number(0),
+        default=200,
+        help="simulated games per template (0: the exact scores only)",
+    )
     score.add_argument("--seed", type=int, default=0)
     score.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
                        help="score these template files instead of the shipped nine")
@@ -150,31 +132,22 @@ def register(subparsers: Any) -> None:
     runner.add_arguments(score)
     score.set_defaults(func=templates_score)
     check = sub.add_parser("check", help="validate template files")
-    check.add_argument("file", type=Path, nargs="+")
+    check.add_argument(
+        "file", type=Path, nargs="+", help="JSON: a template, a list, or {name: template}"
+    )
+    check.add_argument("--json", action="store_true", help="a result per file, as JSON")
     check.set_defaults(func=templates_check)
 
 
-def _templates(paths: Sequence[Path]) -> list[Template] | None:
-    try:
-        return load_template_files(paths) if paths else list(default_templates())
-    except TemplateFileError as exc:
-        print(f"invalid template: {exc}", file=sys.stderr)
-        return None
-
-
 def templates_score(args: argparse.Namespace) -> int:
-    templates = _templates(args.template)
-    if templates is None:
-        return EXIT_INVALID
+    templates = load_template_files(args.template) if args.template else default_templates()
     try:
         options = runner.options_from(args, args.json)
-        rows = template_scores(templates, max(0, args.games), args.seed, options)
+        rows = template_scores(templates, args.games, args.seed, options)
     except runner.Stopped as exc:
-        print(f"templates score: {exc}", file=sys.stderr)
-        return 130
+        return report(HostError(f"templates score: {exc}"), code=130)
     except runner.RunError as exc:
-        print(f"templates score: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+        raise UsageError(f"templates score: {exc}") from None
     spread = max(abs(r["vs_mean_percent"]) for r in rows)
     greedy_spread = max(abs(r["greedy_vs_mean_percent"]) for r in rows)
     if args.json:
@@ -198,12 +171,14 @@ def templates_score(args: argparse.Namespace) -> int:
 
 
 def templates_check(args: argparse.Namespace) -> int:
-    try:
-        items = _load_items(args.file)
-        check_twins(items)
-    except TemplateFileError as exc:
-        print(f"invalid template: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    for _, t in items:
-        print(f"ok: {t.name}")
-    return 0
+    """Every template of the files valid, and none the same game as another (an earlier
+    one of the files, or a shipped one): a result per file."""
+    accepted: list[tuple[str, Template]] = []
+
+    def check(path: Path) -> list[str]:
+        items = validated([path], "grid", validate_template)
+        check_twins([*accepted, *items])
+        accepted.extend(items)
+        return [t.name for _, t in items]
+
+    return report_checks(check_files(args.file, check), args.json)

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from spielleiter.games import catalog
 
+from .board_files import check_files, report_checks, validated
 from .device import (
-    EXIT_INVALID,
-    EXIT_USAGE,
     Device,
     HostError,
+    InvalidError,
     add_connection_args,
     add_pin_arg,
     call_with_pin,
@@ -22,7 +21,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .output import print_json, show, table, write_text
+from .output import print_json, saved, show, table, write_text
 
 
 def _with_boards() -> str:
@@ -60,10 +59,13 @@ def register(subparsers: Any) -> None:
     for p in (lst, get, put, delete):
         add_connection_args(p)
     check = sub.add_parser("check", help="validate board files offline (no device needed)")
-    check.add_argument("game", help=with_boards)
+    check.add_argument(
+        "game", choices=[e.id for e in catalog.entries() if e.boards], help=with_boards
+    )
     check.add_argument(
         "files", type=Path, nargs="+", help="JSON: a board, a list, or {name: board}"
     )
+    check.add_argument("--json", action="store_true", help="a result per file, as JSON")
     check.set_defaults(func=boards_check)
     from .engel_bengel_tools import register_stats
 
@@ -71,46 +73,21 @@ def register(subparsers: Any) -> None:
 
 
 def boards_check(args: argparse.Namespace) -> int:
-    """Validate board files with the game's own validator; name the file and the field."""
-    try:
-        functions = catalog.entry(args.game).board_functions()
-    except catalog.UnknownGame as exc:
-        return report(HostError(str(exc)))
-    if functions is None:
-        return report(HostError(f"{args.game} has no boards"))
+    """Validate board files with the game's own validator: a result per file, naming the
+    file and the field of what is not valid."""
+    functions = catalog.entry(args.game).board_functions()
+    assert functions is not None  # the parser offers only games with boards
     validate = functions[0]
-    bad = 0
-    for path in args.files:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            print(f"spielleiter-host boards check: {path}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            print(f"spielleiter-host boards check: {path}: not JSON ({exc})", file=sys.stderr)
-            return EXIT_INVALID
-        if isinstance(data, list):
-            items = [(f"[{i}]", v) for i, v in enumerate(data)]
-        elif (
-            isinstance(data, dict)
-            and all(isinstance(v, dict) for v in data.values())
-            and ("name" not in data)
-        ):
-            items = [(f"[{json.dumps(k, ensure_ascii=False)}]", v) for k, v in data.items()]
-        else:
-            items = [("", data)]
-        for where, item in items:
-            try:
-                validate(item)
-            except ValueError as exc:
-                field = ".".join(p for p in (where, str(getattr(exc, "path", ""))) if p)
-                message = getattr(exc, "message", exc)
-                print(f"spielleiter-host boards check: {path}: {field}: {message}", file=sys.stderr)
-                bad += 1
-    if bad:
-        return EXIT_INVALID
-    print(f"ok: {len(args.files)} file(s) valid for {args.game}")
-    return 0
+
+    def named(board: Any) -> str | None:
+        validate(board)
+        own = board.get("name") if isinstance(board, dict) else None
+        return own if isinstance(own, str) else None
+
+    def check(path: Path) -> list[str]:
+        return [name or where for where, name in validated([path], None, named)]
+
+    return report_checks(check_files(args.files, check), args.json)
 
 
 def boards_list(args: argparse.Namespace) -> int:
@@ -137,7 +114,10 @@ def boards_get(args: argparse.Namespace) -> int:
         board = box.call("boards.get", game=args.game, name=args.name)["board"]
         text = json.dumps(board, indent=2, ensure_ascii=False)
         write_text(text, args.output)
-        return 0
+        if args.output is None:
+            return 0
+        what = f"board {args.name} of {args.game}"
+        return saved(args.output, what, args.json, game=args.game, name=args.name)
 
     return run_with_device(args, body)
 
@@ -158,11 +138,9 @@ def load_boards(path: Path, name: str | None) -> dict[str, Any]:
     own = data.get("name") if isinstance(data, dict) else None
     if name is None:
         if not isinstance(own, str) or not own.strip():
-            err = HostError(
+            raise InvalidError(
                 f"{path}: give --name NAME for a single board, or a {{name: board}} file"
             )
-            err.exit_code = EXIT_INVALID
-            raise err
         name = own.strip()
     elif isinstance(own, str):
         data = {**data, "name": name}

@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, NoReturn
 
 from . import device
-from .device import HostError, UsageError, report
+from .device import HostError, UsageError, did_you_mean, report
+
+PROG = "spielleiter-host"
 
 COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
@@ -44,10 +47,43 @@ class _CommandHelp(argparse.HelpFormatter):
         self._action_max_length = 18
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A parser whose mistakes are one line: a UsageError naming the command (exit 2, and
+    a JSON object under --json like every other error), with a suggestion for a mistyped
+    command or choice. The commands' sub-parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message} (see --help)")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(str, action.choices))
+            hint = did_you_mean(str(value), action.choices)
+            if isinstance(action, argparse._SubParsersAction):  # a command, an action
+                what = str(action.metavar or "command").lower()
+                raise argparse.ArgumentError(
+                    None, f"unknown {what} {value!r}{hint}; choose from {choices}"
+                )
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{hint}; choose from {choices}"
+            )
+
+
+def leaves(parser: argparse.ArgumentParser) -> Iterator[tuple[list[str], argparse.ArgumentParser]]:
+    """(the words of a command, its parser) for every command that runs (`boards put` ...)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield parser.prog.removeprefix(PROG).split(), parser
+    for action in subs:
+        for sub in dict.fromkeys(action.choices.values()):
+            yield from leaves(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
-    parser = argparse.ArgumentParser(
-        prog="spielleiter-host",
+    parser = CommandParser(
+        prog=PROG,
         description="Talk to a Spielleiter box over its USB cable; offline tools.",
         epilog="`spielleiter-host COMMAND --help` tells more. The box is found by its USB"
         " id; --port PORT (or $SPIELLEITER_PORT) names another port. docs/host.md has"
@@ -58,18 +94,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for _, leaf in leaves(parser):
+        leaf.set_defaults(command_prog=leaf.prog)
     return parser
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line as arguments; UsageError (one line) for any mistake in it."""
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        command = getattr(args, "command_prog", PROG).removeprefix(PROG).strip()
+        raise UsageError(f"{command}: unrecognized arguments: {' '.join(unknown)} (see --help)")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `spielleiter-host`."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    device.JSON_ERRORS = "--json" in argv
+    try:
+        args = parse(argv)
+    except HostError as exc:
+        return report(exc)
     device.JSON_ERRORS = bool(getattr(args, "json", False))
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print("spielleiter-host: interrupted", file=sys.stderr)
-        return 130
+        return report(HostError("interrupted"), code=130)
     except HostError as exc:
         return report(exc)
     except OSError as exc:  # a file named on the command line: missing, unwritable, a folder

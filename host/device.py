@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import getpass
 import json
@@ -22,7 +23,7 @@ import secrets
 import sys
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -57,19 +58,28 @@ EXIT_INVALID = 7
 
 
 class HostError(Exception):
-    """A failure explained for people; `exit_code` for scripts."""
+    """A failure explained for people; `exit_code` for scripts. `details` go into the JSON
+    error object under --json (e.g. what a check found in each file)."""
 
     exit_code = EXIT_REFUSED
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.details = details or {}
 
 
 class UsageError(HostError):
     """A wrong command line, or a file named on it that cannot be read or written."""
 
     exit_code = EXIT_USAGE
+
+
+class InvalidError(HostError):
+    """A value refused as invalid (a board or template file's content, a calibration
+    parameter); the message names the field."""
+
+    exit_code = EXIT_INVALID
 
 
 class NoDeviceError(HostError):
@@ -299,6 +309,38 @@ class Device:
 
 
 # --- what every command shares ------------------------------------------------
+def seconds(text: str) -> float:
+    """An argparse type: more than 0 and at most an hour of seconds (--interval, --timeout)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} s: give more than 0 and at most 3600")
+    return value
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum` (--games, --jobs ...)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"at least {minimum}, not {value}")
+        return value
+
+    return parse
+
+
+def did_you_mean(name: str, known: Iterable[Any]) -> str:
+    """ " (did you mean X?)" for a mistyped name, or "" when nothing is close."""
+    close = difflib.get_close_matches(name, [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
     """--port, --timeout and --json, on every command that talks to the box."""
     parser.add_argument(
@@ -306,7 +348,7 @@ def add_connection_args(parser: argparse.ArgumentParser) -> None:
         help=f"serial port or pyserial URL (default: ${PORT_ENV}, else found by USB id)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds to wait for an answer"
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT_S, help="seconds to wait for an answer"
     )
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
@@ -362,9 +404,11 @@ def report(exc: HostError, code: int | None = None) -> int:
     """Tell the person what went wrong (and a script, as JSON under --json); the exit code
     (`code` instead of the error's own)."""
     exit_code = exc.exit_code if code is None else code
-    print(f"spielleiter-host: {describe(exc)}", file=sys.stderr)
+    text = " ".join(describe(exc).splitlines())  # one line, whatever the message holds
+    print(f"spielleiter-host: {text}", file=sys.stderr)
     if JSON_ERRORS:
-        print(json.dumps({"error": describe(exc), "exit_code": exit_code}))
+        answer = {**exc.details, "error": text, "exit_code": exit_code}
+        print(json.dumps(answer, ensure_ascii=False))
     return exit_code
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,40 +18,30 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from spielleiter.games.base import sample_chance
+from spielleiter.games.base import ParameterError, sample_chance
 from spielleiter.games.engel_bengel import bots
-from spielleiter.games.engel_bengel.faces import Face, FaceError, default_faces, validate_face
+from spielleiter.games.engel_bengel.faces import Face, default_faces, validate_face
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
 
 from . import runner
-from .board_files import BoardFileError, board_items
-from .device import EXIT_INVALID, HostError, UsageError, report, write_file
+from .board_files import validated
+from .device import (
+    HostError,
+    InvalidError,
+    UsageError,
+    did_you_mean,
+    report,
+    whole_number,
+    write_file,
+)
 from .output import print_json, table
 
 GAME = "engel-bengel"
 
 
-class FaceFileError(BoardFileError):
-    """A face file that cannot be read; the message names the file and the field."""
-
-
 def load_face_files(paths: Sequence[Path]) -> list[Face]:
     """Faces from JSON files: one face, a list of faces, or {name: face}."""
-    faces = []
-    try:
-        for path, where, item in board_items(paths, "rows"):
-            try:
-                faces.append(validate_face(item))
-            except FaceError as exc:
-                at = ".".join(p for p in (where, exc.path) if p)
-                raise FaceFileError(
-                    f"{path}: {at}: {exc.message}" if at else f"{path}: {exc}"
-                ) from exc
-    except BoardFileError as exc:
-        if isinstance(exc, FaceFileError):
-            raise
-        raise FaceFileError(str(exc)) from exc
-    return faces
+    return [f for _, f in validated(paths, "rows", validate_face)]
 
 
 # --- boards stats -------------------------------------------------------------------------
@@ -213,25 +202,28 @@ STATS_HEADERS = [
 
 def boards_stats(args: argparse.Namespace) -> int:
     """`spielleiter-host boards stats engel-bengel`."""
-    if args.game != GAME:
-        print(f"boards stats: only {GAME} has face statistics", file=sys.stderr)
-        return EXIT_INVALID
-    seats = [s.strip() for s in args.seats.split(",")]
-    if not 2 <= len(seats) <= 8 or any(s not in bots.LEVELS for s in seats):
-        print("--seats: 2 to 8 of leicht, normal, stark", file=sys.stderr)
-        return EXIT_INVALID
-    try:
-        faces = load_face_files(args.file) if args.file else list(default_faces())
-    except FaceFileError as exc:
-        print(f"invalid face: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+    seats = [s.strip().lower() for s in args.seats.split(",")]
+    unknown = [s for s in seats if s not in bots.LEVELS]
+    if unknown:
+        hint = did_you_mean(unknown[0], bots.LEVELS)
+        raise UsageError(
+            f"--seats: unknown seat {unknown[0]!r}{hint}: one of {', '.join(bots.LEVELS)}"
+        )
+    if not 2 <= len(seats) <= 8:
+        raise UsageError(f"--seats: 2 to 8 seats, not {len(seats)}")
+    faces = load_face_files(args.file) if args.file else list(default_faces())
+    if args.file:
+        try:  # the rules' own limits on faces (how many a game takes)
+            EngelBengelGame({"players": len(seats), "faces": [f.to_json() for f in faces]})
+        except ParameterError as exc:
+            raise InvalidError(str(exc)) from None
     try:
         options = runner.options_from(args, args.json)
         stats = play_stats(seats, args.games, args.seed, faces if args.file else None, options)
     except runner.Stopped as exc:
         return report(HostError(f"boards stats: {exc}"), code=130)
     except runner.RunError as exc:
-        return report(UsageError(f"boards stats: {exc}"))
+        raise UsageError(f"boards stats: {exc}") from None
     rows = stats_rows(stats, faces)
     if args.json:
         print_json({"seats": seats, "games": args.games, "seed": args.seed,
@@ -245,14 +237,16 @@ def boards_stats(args: argparse.Namespace) -> int:
 def register_stats(sub: Any) -> None:
     """The `boards stats` subcommand (offline, no device)."""
     stats = sub.add_parser("stats", help="simulated games per face and row (engel-bengel)")
-    stats.add_argument("game", help=GAME)
+    stats.add_argument("game", choices=[GAME], help=GAME)
     stats.add_argument("file", type=Path, nargs="*", help="face files (default: the shipped 16)")
     stats.add_argument(
         "--seats",
         default="normal,normal,normal,normal",
         help="computer levels in seat order (default: four Normal)",
     )
-    stats.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
+    stats.add_argument(
+        "--games", type=whole_number(1), default=2000, help="games in all (default 2000)"
+    )
     stats.add_argument("--seed", type=int, default=1, help="seed of the dice and the computers")
     stats.add_argument("--json", action="store_true", help="print the table as JSON")
     stats.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -268,11 +262,7 @@ def print_faces(args: argparse.Namespace) -> int:
     from .printing import need_pdf_library, printed
 
     need_pdf_library()
-    try:
-        faces = load_face_files(args.face) if args.face else list(default_faces())
-    except FaceFileError as exc:
-        print(f"invalid face: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+    faces = load_face_files(args.face) if args.face else list(default_faces())
     from .engel_bengel_sheets import faces_sheet
 
     sheet = faces_sheet(faces)

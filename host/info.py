@@ -26,7 +26,7 @@ def info(args: argparse.Namespace) -> int:
                 rows.extend([f"hardware.{k}", v] for k, v in sorted(value.items()))
             elif key != "methods":
                 rows.append([key, value])
-        print(table(["", ""], rows).split("\n", 2)[2])
+        print(table(["field", "value"], rows))
         return 0
 
     return run_with_device(args, body)

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from .device import Device, add_connection_args, call_with_pin, run_with_device
+from .device import (
+    Device,
+    HostError,
+    add_connection_args,
+    call_with_pin,
+    report,
+    run_with_device,
+)
 from .output import confirmed, print_json, show, table
 
 
@@ -24,8 +30,7 @@ def leaderboard(args: argparse.Namespace) -> int:
     game = {"game": args.game} if args.game else {}
     which = f"of {args.game}" if args.game else "of every game"
     if args.reset and not confirmed(f"Clear the Bestenliste {which}?", args.yes):
-        print("nothing cleared", file=sys.stderr)
-        return 1
+        return report(HostError("nothing cleared"))
 
     def body(box: Device) -> int:
         if args.reset:

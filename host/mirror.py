@@ -21,10 +21,11 @@ from .device import (
     HostError,
     add_connection_args,
     run_with_device,
+    seconds,
     until_interrupted,
     write_file,
 )
-from .output import print_json
+from .output import print_json, saved
 
 _BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
 
@@ -38,17 +39,6 @@ def register(subparsers: Any) -> None:
     )
     add_connection_args(parser)
     parser.set_defaults(func=mirror)
-
-
-def seconds(text: str) -> float:
-    """A positive number of seconds, for --interval."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} s: give more than 0 and at most 3600")
-    return value
 
 
 def decode_png(png: bytes) -> Image.Image:
@@ -99,7 +89,8 @@ def mirror(args: argparse.Namespace) -> int:
             if args.png:
                 write_file(args.png, png)
             if args.json:
-                print_json(result)
+                named = {"file": str(args.png), "bytes": len(png)} if args.png else {}
+                print_json({**result, **named})
             else:
                 text = half_blocks(decode_png(png)) + "\n" + summary_line(result["summary"])
                 if args.once:
@@ -112,7 +103,10 @@ def mirror(args: argparse.Namespace) -> int:
 
         if args.once:
             frame()
-            return 0
-        return until_interrupted(frame, args.interval)
+        else:
+            until_interrupted(frame, args.interval)
+        if args.png and not args.json and not first:
+            saved(args.png, "the screen" if args.once else "the last screen", False)
+        return 0
 
     return run_with_device(args, body)

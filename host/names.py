@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .device import add_connection_args, add_pin_arg, call_with_pin, run_with_device
-from .output import show
+from .output import show, table
 
 
 def register(subparsers: Any) -> None:
@@ -35,4 +35,5 @@ def names_add(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:
-    return show(result, args.json, "\n".join(result["names"]) or "no names")
+    names = result["names"]
+    return show(result, args.json, table(["name"], [[n] for n in names]) if names else "no names")

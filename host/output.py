@@ -37,6 +37,22 @@ def show(result: Any, as_json: bool, text: str) -> int:
     return 0
 
 
+def saved(path: Path, what: str, as_json: bool, note: str = "", **facts: Any) -> int:
+    """Say that a file was written: one line for people ("FILE: what, its size", and a
+    `note`), or under --json an object naming the file, its size and `facts`."""
+    size = path.stat().st_size
+    if as_json:
+        print_json({"file": str(path), "bytes": size, **facts})
+    else:
+        print(f"{path}: {what}, {size_text(size)}{note}")
+    return 0
+
+
+def size_text(size: int) -> str:
+    """A file's size for people: bytes, or KiB from 10 KiB on."""
+    return f"{size} bytes" if size < 10 * 1024 else f"{size // 1024} KiB"
+
+
 def write_text(text: str, output: Path | None) -> None:
     """Text to a file when one is named (a download), else to the terminal."""
     if output is not None:

@@ -10,15 +10,14 @@ install. Templates and faces given as files print the same way as the shipped on
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from spielleiter.games.besenbingo.templates import default_templates
 
-from .besenbingo_tools import TemplateFileError, load_template_files
-from .device import EXIT_INVALID, UsageError, write_file
-from .output import print_json
+from .besenbingo_tools import load_template_files
+from .device import UsageError, write_file
+from .output import saved
 
 PDF_EXTRA = (
     "print needs the PDF library fpdf2, the laptop's extra 'print': in the checkout"
@@ -60,11 +59,7 @@ def register(subparsers: Any) -> None:
 def print_besenbingo(args: argparse.Namespace) -> int:
     """`spielleiter-host print besenbingo --out sheets.pdf`."""
     need_pdf_library()
-    try:
-        templates = load_template_files(args.template) if args.template else default_templates()
-    except TemplateFileError as exc:
-        print(f"invalid template: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+    templates = load_template_files(args.template) if args.template else default_templates()
     from .besenbingo_sheets import besenbingo_sheet
 
     sheet = besenbingo_sheet(list(templates))
@@ -75,9 +70,4 @@ def print_besenbingo(args: argparse.Namespace) -> int:
 
 def printed(args: argparse.Namespace, pages: int, what: str) -> int:
     """Say what was written: a line for people, or JSON under --json."""
-    size = args.out.stat().st_size
-    if args.json:
-        print_json({"out": str(args.out), "pages": pages, "bytes": size})
-    else:
-        print(f"{args.out}: {pages} pages ({what}), {size // 1024} KiB")
-    return 0
+    return saved(args.out, f"{pages} pages ({what})", args.json, pages=pages)

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from .device import Device, add_connection_args, call_with_pin, run_with_device
-from .output import confirmed, print_json, show, table, write_text
+from .device import (
+    Device,
+    HostError,
+    add_connection_args,
+    call_with_pin,
+    report,
+    run_with_device,
+)
+from .output import confirmed, print_json, saved, show, table, write_text
 
 
 def register(subparsers: Any) -> None:
@@ -64,19 +70,18 @@ def records_get(args: argparse.Namespace) -> int:
         record = box.call("records.get", id=args.id)["record"]
         text = json.dumps(record, ensure_ascii=False, sort_keys=True)
         write_text(text, args.output)
-        if args.output is not None:
-            actions = len(record.get("actions") or [])
-            what = f"record {args.id} ({record.get('game')}, {actions} actions)"
-            print(f"saved {what} to {args.output}", file=sys.stderr)
-        return 0
+        if args.output is None:
+            return 0
+        actions = len(record.get("actions") or [])
+        what = f"record {args.id} ({record.get('game')}, {actions} actions)"
+        return saved(args.output, what, args.json, id=args.id, game=record.get("game"))
 
     return run_with_device(args, body)
 
 
 def records_delete(args: argparse.Namespace) -> int:
     if not confirmed(f"Delete record {args.id} from the box?", args.yes):
-        print("nothing deleted", file=sys.stderr)
-        return 1
+        return report(HostError("nothing deleted"))
 
     def body(box: Device) -> int:
         result = call_with_pin(box, "records.delete", args.pin, id=args.id)

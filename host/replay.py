@@ -8,14 +8,13 @@ in the rules' own names.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE
 from spielleiter.records import Record, RecordError
 
-from .device import EXIT_INVALID, EXIT_USAGE, UsageError, read_json
+from .device import InvalidError, read_json
 from .output import print_json
 
 
@@ -56,24 +55,13 @@ def _command(args: argparse.Namespace) -> int:
     try:
         record = Record.from_json(read_json(path))
         text = replay_text(record)
-    except UsageError as exc:
-        return _fail(exc.message, EXIT_USAGE, args.json)
     except RecordError as exc:
-        return _fail(f"{path} is not a record this tool can replay: {exc}", EXIT_INVALID, args.json)
+        raise InvalidError(f"{path} is not a record this tool can replay: {exc}") from None
     if args.json:
         print_json({"game": record.game, "seats": [s.name for s in record.seats], "text": text})
     else:
         print(text)
     return 0
-
-
-def _fail(message: str, code: int, as_json: bool) -> int:
-    """One line on stderr (or a JSON error object on stdout under --json)."""
-    if as_json:
-        print_json({"error": message, "exit_code": code})
-    else:
-        print(f"spielleiter-host replay: {message}", file=sys.stderr)
-    return code
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

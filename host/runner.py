@@ -28,6 +28,8 @@ from typing import IO, Any
 
 from spielleiter import __version__
 
+from .device import whole_number
+
 MAX_RESTARTS = 8
 """Local pools rebuilt after a worker died, before the run gives up."""
 
@@ -72,7 +74,9 @@ class Options:
 
 def add_arguments(parser: Any) -> None:
     """The options every long-running command shares."""
-    parser.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    parser.add_argument(
+        "--jobs", type=whole_number(1), default=1, help="local worker processes"
+    )
     parser.add_argument(
         "--cluster",
         default="",
@@ -88,8 +92,6 @@ def add_arguments(parser: Any) -> None:
 def options_from(args: Any, json_mode: bool) -> Options:
     """Options from parsed arguments: a progress bar on a terminal, never under --json."""
     quiet = json_mode or getattr(args, "no_progress", False)
-    if args.jobs < 1:
-        raise RunError("--jobs: at least 1")
     if args.cluster and args.jobs != 1:
         raise RunError("--jobs and --cluster: choose one")
     return Options(
@@ -231,9 +233,10 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
     cluster = None
     try:
         if address.startswith("local:"):
-            workers = int(address.partition(":")[2] or 0)
+            count = address.partition(":")[2]
+            workers = int(count) if count.isdigit() else 0
             if workers < 1:
-                raise RunError("--cluster local:N needs N >= 1 workers")
+                raise RunError(f"--cluster {address}: local:N needs N >= 1 workers")
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
             )

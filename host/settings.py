@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from .device import (
-    EXIT_INVALID,
     Device,
     HostError,
+    InvalidError,
     UsageError,
     add_connection_args,
     call_with_pin,
+    did_you_mean,
     read_json,
     report,
     run_with_device,
@@ -50,7 +50,7 @@ def settings_get(args: argparse.Namespace) -> int:
             )
         unknown = [k for k in args.keys if k not in values]
         if unknown:
-            hints = "".join(suggest(k, values) for k in unknown)
+            hints = "".join(did_you_mean(k, values) for k in unknown)
             raise HostError(
                 f"no such setting: {', '.join(unknown)}{hints} (`settings get` lists them all)"
             )
@@ -107,12 +107,6 @@ def settings_set(args: argparse.Namespace) -> int:
     return run_with_device(args, body)
 
 
-def suggest(name: str, known: Any) -> str:
-    """ " (did you mean X?)" for a mistyped name, or "" when nothing is close."""
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
-
-
 def split_assignment(text: str) -> tuple[str, str]:
     """KEY=VALUE as (key, raw value); UsageError without a key or an "="."""
     key, sep, raw = text.partition("=")
@@ -148,9 +142,7 @@ def _read_file(path: Path) -> dict[str, Any]:
     if isinstance(data, dict) and isinstance(data.get("settings"), dict):
         data = data["settings"]
     if not isinstance(data, dict):
-        err = HostError(f"{path}: a settings file is a JSON object of key: value")
-        err.exit_code = EXIT_INVALID
-        raise err
+        raise InvalidError(f"{path}: a settings file is a JSON object of key: value")
     return data
 
 

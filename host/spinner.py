@@ -8,20 +8,27 @@ from pathlib import Path
 from typing import Any
 
 from .device import (
-    EXIT_INVALID,
     Device,
     HostError,
+    InvalidError,
     UsageError,
     add_connection_args,
     add_pin_arg,
     call_with_pin,
+    did_you_mean,
     read_json,
     report,
     run_with_device,
+    seconds,
     until_interrupted,
 )
-from .mirror import seconds
 from .output import print_json, table
+
+ACTIONS = ("zero", "boundaries", "reset")
+"""What `action=` asks of the box's spinner service (docs/spinner.md)."""
+KEYS = ("action", "readings", "calibration")
+"""The parameters `spinner.calibrate` reads; the box passes over any other in silence, so
+the tool refuses them here, before a mistyped one could go unnoticed."""
 
 
 def register(subparsers: Any) -> None:
@@ -77,14 +84,12 @@ def spinner_calibrate(args: argparse.Namespace) -> int:
 
 
 def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, Any]:
-    """The parameters from a file and KEY=VALUE pairs (the pairs win)."""
+    """The parameters from a file and KEY=VALUE pairs (the pairs win), checked."""
     params: dict[str, Any] = {}
     if path is not None:
         params = read_json(path)
         if not isinstance(params, dict):
-            err = HostError(f"{path}: calibration parameters are a JSON object")
-            err.exit_code = EXIT_INVALID
-            raise err
+            raise InvalidError(f"{path}: calibration parameters are a JSON object")
     for text in assignments:
         key, sep, raw = text.partition("=")
         if not sep or not key:
@@ -93,12 +98,38 @@ def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, A
             params[key] = json.loads(raw)
         except ValueError:
             params[key] = raw
+    if params:
+        check_calibration(params)
     return params
+
+
+def check_calibration(params: dict[str, Any]) -> None:
+    """InvalidError, naming the parameter, for what the box would not use as meant."""
+    ways = "give action=zero, action=reset, action=boundaries readings=[...] or calibration={...}"
+    for key in params:
+        if key not in KEYS:
+            hint = did_you_mean(key, KEYS)
+            raise InvalidError(f"{key}: no such calibration parameter{hint}; {ways}")
+    action = params.get("action")
+    if "calibration" in params:
+        if not isinstance(params["calibration"], dict):
+            raise InvalidError("calibration: a JSON object (as `spinner read --json` shows it)")
+        if action is not None:
+            raise InvalidError(f"action and calibration: give one of them; {ways}")
+    elif action is None:
+        raise InvalidError(f"action: missing; {ways}")
+    elif action not in ACTIONS:
+        hint = did_you_mean(str(action), ACTIONS)
+        raise InvalidError(f"action: {action!r}{hint}: one of {', '.join(ACTIONS)}")
+    if action == "boundaries" and not isinstance(params.get("readings"), list):
+        raise InvalidError("readings: action=boundaries needs readings=[an angle per sector]")
+    if "readings" in params and action != "boundaries":
+        raise InvalidError("readings: only with action=boundaries")
 
 
 def _show(args: argparse.Namespace, result: Any) -> int:
     if args.json or not isinstance(result, dict):
         print_json(result)
     else:
-        print(table(["", ""], sorted(result.items())).split("\n", 2)[2])
+        print(table(["field", "value"], sorted(result.items())))
     return 0

@@ -13,7 +13,6 @@ deals so a stopped run goes on (see host/runner.py).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import math
 import sys
@@ -25,7 +24,7 @@ from typing import Any
 from spielleiter.games import catalog
 
 from . import runner
-from .device import HostError, UsageError, report
+from .device import HostError, UsageError, did_you_mean, report, whole_number
 
 
 @dataclass(frozen=True)
@@ -175,8 +174,6 @@ def _setup(args: argparse.Namespace) -> Setup:
     params = _house_rules(args, entry)
     if isinstance(params, str):
         raise UsageError(params)
-    if args.games < 1:
-        raise UsageError("--games: at least 1")
     return Setup(game=entry.id, seats=seats, params=params, seed=args.seed)
 
 
@@ -189,8 +186,7 @@ def canonical_seat(entry: catalog.GameEntry, name: str) -> str:
     except AttributeError:
         key = name.strip().lower()
         if key not in entry.levels:
-            close = difflib.get_close_matches(key, entry.levels, n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]}?)" if close else ""
+            hint = did_you_mean(key, entry.levels)
             raise ValueError(
                 f"unknown seat {name!r}{hint}: one of {', '.join(entry.levels)}"
             ) from None
@@ -222,7 +218,7 @@ def register(subparsers: Any) -> None:
         help="seats in order, e.g. stark,normal,normal: computer levels, the game's test"
         " opponents, or your own bot as PATH.py:FUNCTION",
     )
-    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--games", type=whole_number(1), default=1000)
     p.add_argument("--seed", type=int, default=7)
     for rule in _rules():
         games = ", ".join(e.id for e in with_arena() if rule in e.house_rules)

@@ -59,5 +59,5 @@ def test_print_says_what_it_wrote_and_does_so_as_json(
     out = tmp_path / "sheets.pdf"
     assert cli.main(["print", game, "--out", str(out), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["out"] == str(out) and answer["pages"] >= 8
+    assert answer["file"] == str(out) and answer["pages"] >= 8
     assert answer["bytes"] == out.stat().st_size and out.read_bytes().startswith(b"%PDF")

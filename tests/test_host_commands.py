@@ -172,9 +172,29 @@ def test_mirror_once_draws_half_blocks_and_saves_the_png(host, fake, tmp_path):
 def test_spinner_read_and_calibrate(host, fake):
     code, out, _ = host("spinner", "read")
     assert code == 0 and "petal" in out
-    code, out, _ = host("spinner", "calibrate", "offset=2.5", "--json")
-    assert json.loads(out) == {"calibration": {"offset": 2.5}}
-    assert host("spinner", "calibrate", "offset=links")[0] == 7
+    code, out, _ = host("spinner", "calibrate", "action=reset", "--json")
+    assert code == 0 and json.loads(out) == {"calibration": {"offset": 0.0}}
+    assert fake.calibrations == [{"action": "reset"}]
+
+
+@pytest.mark.parametrize(
+    ("assignments", "says"),
+    [
+        (["acton=zero"], "acton: no such calibration parameter (did you mean action?)"),
+        (["sectors=abc"], "sectors: no such calibration parameter; give action=zero"),
+        (["action=zeor"], "action: 'zeor' (did you mean zero?): one of zero, boundaries, reset"),
+        (["action=boundaries"], "readings: action=boundaries needs readings="),
+        (["action=zero", "readings=[1, 2]"], "readings: only with action=boundaries"),
+        (["calibration=5"], "calibration: a JSON object"),
+        (["action=zero", "calibration={}"], "action and calibration: give one of them"),
+    ],
+)
+def test_a_calibration_the_box_would_not_use_as_meant_is_refused_here(
+    host, fake, assignments, says
+):
+    code, _, err = host("spinner", "calibrate", *assignments)
+    assert code == 7 and says in err and len(err.splitlines()) == 1
+    assert fake.calibrations == []
 
 
 # --- finding the box and the failures a person meets ------------------------------------
@@ -317,9 +337,11 @@ def test_ctrl_c_ends_the_live_mirror_normally(host, monkeypatch):
 
 
 def test_the_mirror_interval_must_be_positive(capsys):
-    with pytest.raises(SystemExit) as info:
-        main(["mirror", "--interval", "0"])
-    assert info.value.code == 2 and "more than 0" in capsys.readouterr().err
+    assert main(["mirror", "--interval", "0"]) == 2
+    assert capsys.readouterr().err == (
+        "spielleiter-host: mirror: argument --interval: 0 s: give more than 0 and at most 3600"
+        " (see --help)\n"
+    )
 
 
 def test_the_screen_summary_reads_as_words(host, fake):
