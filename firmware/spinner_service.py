@@ -45,6 +45,7 @@ from .hal.spinner import (
     SpinDetector,
     SpinnerSampler,
 )
+from .link.protocol import calibration_problem
 
 SENSOR = "sensor"
 ELECTRONIC = "electronic"
@@ -340,8 +341,9 @@ class SpinnerService:
         {"action": "boundaries", "readings": [16 angles]}: each boundary after sector i;
         {"action": "reset"}: equal sectors; {"calibration": {...}}: explicit data.
         """
-        if not isinstance(params, Mapping):
-            raise ValueError("params must be an object")
+        problem = calibration_problem(dict(params) if isinstance(params, Mapping) else params)
+        if problem is not None:
+            raise ValueError(f"{problem[0]}: {problem[1]}")
         cal = self.calibration
         action = params.get("action")
         if "calibration" in params:

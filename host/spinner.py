@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spielleiter.link.protocol import CALIBRATE_ACTIONS, CALIBRATE_KEYS
+
 from .device import (
     Device,
     HostError,
@@ -24,11 +26,10 @@ from .device import (
 )
 from .output import print_json, table
 
-ACTIONS = ("zero", "boundaries", "reset")
-"""What `action=` asks of the box's spinner service (docs/spinner.md)."""
-KEYS = ("action", "readings", "calibration")
-"""The parameters `spinner.calibrate` reads; the box passes over any other in silence, so
-the tool refuses them here, before a mistyped one could go unnoticed."""
+ACTIONS = CALIBRATE_ACTIONS
+KEYS = CALIBRATE_KEYS
+"""The parameters `spinner.calibrate` takes (the box refuses any other too); checked here
+first, so a mistyped one gets a suggestion."""
 
 
 def register(subparsers: Any) -> None:

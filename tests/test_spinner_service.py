@@ -176,6 +176,25 @@ def test_calibrate_explicit_data_and_bad_params(tmp_path: Path) -> None:
         box.spinner_calibrate({"action": "zero"})  # no sensor to read
 
 
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"acton": "reset"}, "acton"),  # a typo is never passed over in silence
+        ({"action": "reset", "readings": [1.0] * 16}, "readings"),
+        ({"action": "reset", "calibration": Calibration.equal(16).to_json()}, "action"),
+        ({}, "action"),
+    ],
+)
+def test_calibrate_refuses_what_it_would_not_use(
+    tmp_path: Path, params: dict[str, object], field: str
+) -> None:
+    box = make_box(tmp_path)
+    before = box.store.settings()["spinner.calibration"]
+    with pytest.raises(ValueError, match=f"^{field}: "):
+        box.spinner_calibrate(params)
+    assert box.store.settings()["spinner.calibration"] == before
+
+
 def test_calibration_from_the_device_menu_golden(tmp_path: Path) -> None:
     box, sim = sensor_box(tmp_path, rest_deg=40.0)
     menu = settings_menu(box)

@@ -24,6 +24,32 @@ MAX_LINE = 64 * 1024
 BAUDRATE = 115200
 """For a UART; the USB gadget ignores it."""
 
+CALIBRATE_ACTIONS = ("zero", "boundaries", "reset")
+"""What `spinner.calibrate`'s "action" asks of the spinner (docs/spinner.md)."""
+CALIBRATE_KEYS = ("action", "readings", "calibration")
+"""The parameters `spinner.calibrate` takes; any other is refused."""
+
+
+def calibration_problem(params: Any) -> tuple[str, str] | None:
+    """What is wrong with `spinner.calibrate`'s parameters, as (field, why), before any
+    reading is taken (None: the shape is right; the values are checked by the spinner)."""
+    ways = "want action=zero|boundaries|reset (boundaries with readings) or calibration"
+    if not isinstance(params, dict):
+        return "params", "must be an object"
+    for key in params:
+        if key not in CALIBRATE_KEYS:
+            return str(key), f"no such calibration parameter; {ways}"
+    action = params.get("action")
+    if "calibration" in params:
+        if action is not None:
+            return "action", f"give action or calibration, not both; {ways}"
+    elif action not in CALIBRATE_ACTIONS:
+        return "action", f"{action!r} is not one of {', '.join(CALIBRATE_ACTIONS)}"
+    if "readings" in params and action != "boundaries":
+        return "readings", "only with action=boundaries"
+    return None
+
+
 # JSON-RPC 2.0's own codes.
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
