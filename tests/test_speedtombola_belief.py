@@ -122,3 +122,15 @@ def test_a_missing_bot_file_is_one_line(capsys: pytest.CaptureFixture[str]) -> N
     argv = ["tournament", "speedtombola", "--seats", "normal,nix.py:decide,normal", "--games", "3"]
     assert cli.main(argv) == 2
     assert "no file nix.py" in capsys.readouterr().err
+
+
+def test_a_bot_that_passes_without_a_groschen_ends_with_its_seat_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = tmp_path / "stingy.py"
+    bot.write_text("def decide(view):\n    return 0\n", encoding="utf-8")  # never takes
+    argv = ["tournament", "speedtombola", "--seats", f"normal,{bot}:decide,normal", "--games", "3"]
+    assert cli.main([*argv, "--no-progress"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "stingy.py:decide" in err and "seat" in err

@@ -16,6 +16,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from spielleiter.games.base import IllegalActionError
 from spielleiter.games.speedtombola import bots, opponents
 from spielleiter.games.speedtombola.rules import ALL_LOTS, Move, SpeedtombolaGame
 
@@ -111,7 +112,7 @@ def play(
         rng = random.Random(bot_seed * 1_000_003 + decision)
         try:
             move = players[s](state.view(s), rng=rng)
-        except SeatError as exc:
+            state.apply_action(move)
+        except (SeatError, IllegalActionError) as exc:
             raise SeatError(f"seat {s + 1} ({levels[s]}): {exc}") from None
-        state.apply_action(move)
     return state.places(), [float(p) for p in state.match_points]
