@@ -159,7 +159,7 @@ def templates_score(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    headers = ["template", "best play", "vs mean %", "greedy", "vs mean %"]
+    headers = ["template", "best play", "best vs mean %", "greedy", "greedy vs mean %"]
     if args.games > 0:
         headers += ["simulated", "± s.e."]
     shown = [[round(v, 2) if isinstance(v, float) else v for v in r.values()] for r in rows]
