@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import assert_golden, run_box
 from spielleiter.games import catalog
-from spielleiter.games.base import CHANCE, IllegalActionError
+from spielleiter.games.base import CHANCE, IllegalActionError, Seat
 from spielleiter.games.besenbingo.screens import SheetScreen
+from spielleiter.games.maskenball.rules import PENDING_REPORT
 from spielleiter.games.speedtombola.rules import Move
 from spielleiter.games.speedtombola.screens import TableScreen
 from spielleiter.games.table import HeadlessHost, Table
@@ -255,3 +257,65 @@ def test_with_undo_off_a_move_is_final_at_once(tmp_path: Path) -> None:
     box.step()
     assert not isinstance(box.top, TakeBackScreen)
     assert box.table.take_back_offer is None
+
+
+# --- what the players enter by hand: a report of the magnets, real dice --------------
+
+
+def hand_table(
+    tmp_path: Path, game: str, params: dict[str, Any], seats: list[Seat], meta: dict[str, Any]
+) -> Table:
+    store = Store(tmp_path / "box.sqlite3")
+    session = Session.start(store, game, params, seats, meta=meta, seed=4)
+    table = undo_table(store, session.record_id)
+    table.advance()
+    return table
+
+
+def test_a_report_of_the_magnets_can_be_taken_back(tmp_path: Path) -> None:
+    table = hand_table(
+        tmp_path, "maskenball", {"players": 2, "mode": "physical"}, [Seat("Tisch")], {}
+    )
+    rng = random.Random(6)
+    for _ in range(300):
+        if table.state.pending() == PENDING_REPORT:
+            break
+        if table.hold_until is not None:
+            table.tick(table.hold_until)
+        elif table.to_move() == CHANCE:
+            table.supply(table.session.draw_chance())
+        else:
+            table.command(table.to_move(), rng.choice(table.state.legal_actions()))
+    assert table.state.pending() == PENDING_REPORT
+    before = list(table.session.record.actions)
+    table.report(swapped=False, confirmed=True)
+    assert (
+        table.take_back_offer is not None and len(table.session.record.actions) == len(before) + 1
+    )
+    table.take_back()
+    assert table.session.record.actions == before
+    assert table.state.pending() == PENDING_REPORT
+
+
+def test_real_dice_entered_by_hand_can_be_taken_back(tmp_path: Path) -> None:
+    seats = [Seat("Anna"), Seat("Ben")]
+    table = hand_table(tmp_path, "engel-bengel", {"players": 2}, seats, {"wuerfel": "echt"})
+    for _ in range(300):
+        if table.roll_wanted():  # type: ignore[attr-defined]
+            break
+        if table.hold_until is not None:
+            table.tick(table.hold_until)
+        elif table.holding():
+            table.proceed()
+        elif table.to_move() == CHANCE:
+            table.supply(table.session.draw_chance())
+        else:
+            table.command(table.to_move(), table.state.legal_actions()[0])
+    wanted = table.roll_wanted()  # type: ignore[attr-defined]
+    assert wanted
+    before = list(table.session.record.actions)
+    table.enter_roll([6] * wanted)  # type: ignore[attr-defined]
+    assert table.take_back_offer is not None
+    table.take_back()
+    assert table.session.record.actions == before
+    assert table.roll_wanted() == wanted  # type: ignore[attr-defined]

@@ -362,7 +362,18 @@ class Table:
             raise IllegalActionError("no chance outcome is expected now")
         self.session.apply(outcome)
         self.moved(CHANCE, outcome, False)
+        if self._undoable is not None and not self.over and self.offer_take_back(CHANCE, outcome):
+            return
         self.advance()
+
+    def enter(self, outcome: int) -> None:
+        """A chance outcome the players enter by hand (what the magnets did, the values of
+        real dice): committed at once and, like a human's move, it may be taken back."""
+        self._undoable = self._before_move()
+        try:
+            self.supply(outcome)
+        finally:
+            self._undoable = None
 
     def tick(self, now: float) -> None:
         """Time passed: a shown computer move ends, the clock's last seconds sound, or it

@@ -130,7 +130,7 @@ class EngelBengelTable(Table):
             raise IllegalActionError("Jetzt wird nicht gewürfelt")
         if len(pips) != wanted or not all(1 <= p <= 6 for p in pips):
             raise IllegalActionError(f"{wanted} Würfel mit 1 bis 6 Augen eingeben")
-        self.supply(roll_code(pips))
+        self.enter(roll_code(pips))
 
     def proceed(self) -> None:
         """Weiter on a Durchgang's settlement: it was read; the next Durchgang starts."""

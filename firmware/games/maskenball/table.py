@@ -129,7 +129,7 @@ class MaskenballTable(Table):
         question = self.contradiction(swapped)
         if question is not None and not confirmed:
             raise IllegalActionError(question)
-        self.supply(REPORT_SWAPPED if swapped else REPORT_TURNED_AWAY)
+        self.enter(REPORT_SWAPPED if swapped else REPORT_TURNED_AWAY)
 
     def contradiction(self, swapped: bool) -> str | None:
         """The question to confirm when reporting `swapped` contradicts the earlier visits
