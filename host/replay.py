@@ -24,10 +24,32 @@ def replay_text(record: Record) -> str:
         entry = catalog.entry(record.game)
     except catalog.UnknownGame as exc:
         raise RecordError(str(exc)) from None
-    if entry.replay:
-        text: str = entry.load(entry.replay)(record)
-        return text
-    return action_lines(record)
+    text: str = entry.load(entry.replay)(record) if entry.replay else action_lines(record)
+    taken = taken_back_lines(record)
+    return "\n".join([text, *taken]) if taken else text
+
+
+def taken_back_lines(record: Record) -> list[str]:
+    """The moves players took back with "Zurück" (kept in the meta; the actions are only
+    what stood): "Zurückgenommen: 13. Anna: Nehmen"."""
+    taken = record.meta.get("taken_back") or []
+    if not taken:
+        return []
+    game = record.make_game()
+    names = [s.name for s in record.seats]
+    lines = []
+    for index, action in taken:
+        state = game.new_initial_state()
+        try:
+            for earlier in record.actions[:index]:
+                state.apply_action(earlier)
+            player = state.current_player()
+            who = "Zufall" if player == CHANCE else names[player] if player < len(names) else "?"
+            lines.append(f"{who}: {game.action_to_string(player, action)}")
+        except (ValueError, IndexError, TypeError):
+            lines.append(f"Aktion {action}")
+        lines[-1] = f"Zurückgenommen: {index + 1}. {lines[-1]}"
+    return lines
 
 
 def action_lines(record: Record) -> str:

@@ -22,10 +22,12 @@ from spielleiter.games.speedtombola.rules import Move
 from spielleiter.games.speedtombola.screens import TableScreen
 from spielleiter.games.table import HeadlessHost, Table
 from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.records import Record
 from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter.ui.screen import render
 from spielleiter.ui.take_back import TakeBackScreen
+from spielleiter_host.replay import replay_text
 from test_besenbingo_device import ANNA, STARK, game_box, press
 from test_match_faults import PowerCut, faulty, seats_for
 from test_speedtombola_device import SOLO_SETUP, solo_box
@@ -230,6 +232,8 @@ def test_a_key_script_presses_zurueck_at_once_with_a_bang(tmp_path: Path) -> Non
     record = store.record(store.records()[0].id)
     index, action = record.meta["taken_back"][0]
     assert action == Move.NEHMEN and record.actions[index] == Move.NEIN_DANKE
+    text = replay_text(Record.from_json(record.to_json()))  # as the laptop replays it
+    assert f"Zurückgenommen: {index + 1}. A: Nehmen" in text.splitlines()
 
 
 def test_a_besenbingo_cross_taken_back_shows_the_sheet_again(tmp_path: Path) -> None:
