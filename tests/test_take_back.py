@@ -323,3 +323,16 @@ def test_real_dice_entered_by_hand_can_be_taken_back(tmp_path: Path) -> None:
     table.take_back()
     assert table.session.record.actions == before
     assert table.roll_wanted() == wanted  # type: ignore[attr-defined]
+
+
+def test_on_the_box_a_move_taken_back_keeps_the_clocks_time(tmp_path: Path) -> None:
+    box = solo_box(tmp_path, **{"clock.enabled": True, "clock.seconds": 10})
+    table = box.table
+    box.clock.advance(4.0)
+    box.step()
+    assert table.seconds_left() == 6
+    box.dispatch(KeyEvent(Key.K2))  # Nehmen ...
+    box.step()
+    box.dispatch(KeyEvent(Key.K1))  # ... Zurück
+    box.step()
+    assert table.seconds_left() == 6 and table.waiting_for(table.to_move())

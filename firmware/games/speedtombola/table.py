@@ -207,10 +207,13 @@ class SpeedtombolaTable(Table):
         self.tafel_deadline = None
 
     def restart_clock(self) -> None:
-        """Back at the table or the Tafel: the clock runs again, with the full time."""
+        """Back at the table or the Tafel: a clock stopped for Rat, Info or the pause menu
+        runs again with the full time; one that was not stopped (a move just taken back
+        has the time it had) runs on."""
+        if self.clock_stopped:
+            self.deadline = None
+            self.tafel_deadline = None
         self.clock_stopped = False
-        self.deadline = None
-        self.tafel_deadline = None
         if self.closed:
             return
         if self.human_to_move() and self.waiting_for(self.to_move()):
