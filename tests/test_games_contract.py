@@ -15,6 +15,7 @@ from spielleiter.games.base import (
     TERMINAL,
     Game,
     IllegalActionError,
+    ParameterError,
     Seat,
     State,
     replay,
@@ -188,3 +189,13 @@ def test_the_declared_secret_is_chance_no_seat_saw_and_open_at_the_end(name: str
         state.apply_action(random_action(state, rng))
     assert state.secret_actions() == []
     assert seen_secret == bool(catalog.entry(name).secret)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_player_count_outside_the_game_is_refused_naming_players(name: str) -> None:
+    cls = type(catalog.make(name))
+    info = cls.info
+    for players in (info.min_players - 1, info.max_players + 1, True, "3", 2.0):
+        with pytest.raises(ParameterError, match=f"^{name}: players "):
+            cls({"players": players})
+    assert cls({"players": info.min_players}).num_players == info.min_players

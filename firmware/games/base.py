@@ -69,7 +69,21 @@ class Game(ABC):
         if unknown:
             raise ParameterError(f"{self.info.name}: unknown parameter(s) {sorted(unknown)}")
         self.params.update(params or {})
+        self._check_players()
         self.validate_params()
+
+    def _check_players(self) -> None:
+        """Every game: `players` is a whole number within the game's info."""
+        players, info = self.params.get("players"), self.info
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not info.min_players <= players <= info.max_players
+        ):
+            raise ParameterError(
+                f"{info.name}: players must be a whole number from {info.min_players} to "
+                f"{info.max_players}, not {players!r}"
+            )
 
     @classmethod
     @abstractmethod

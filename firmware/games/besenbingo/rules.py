@@ -165,10 +165,7 @@ class BesenbingoGame(Game):
         return {"players": 2, "templates": None}
 
     def validate_params(self) -> None:
-        players = self.params["players"]
-        if not isinstance(players, int) or not 1 <= players <= 9:
-            raise ParameterError("besenbingo: players must be 1..9")
-        self.templates = self._resolve(self.params["templates"], players)
+        self.templates = self._resolve(self.params["templates"], self.params["players"])
 
     @staticmethod
     def _resolve(entries: Sequence[Any] | None, players: int) -> list[Template]:

@@ -248,8 +248,6 @@ class BungeeGame(Game):
         for key in ("players", "rounds", "first_dealer"):
             if not isinstance(p[key], int) or isinstance(p[key], bool):
                 raise ParameterError(f"bungee: {key} must be a whole number")
-        if not 2 <= p["players"] <= 5:
-            raise ParameterError("bungee: 2 bis 5 Spieler")
         if not 1 <= p["rounds"] <= 12:
             raise ParameterError("bungee: rounds must be from 1 to 12")
         if p["mode"] not in MODES:

@@ -212,9 +212,6 @@ class EngelBengelGame(Game):
 
     def validate_params(self) -> None:
         p = self.params
-        players = p["players"]
-        if not isinstance(players, int) or not 2 <= players <= 8:
-            raise ParameterError("engel-bengel: 2 to 8 players")
         for key, low, high in (
             ("chips", 0, 1000),
             ("target", 1, 10_000),
@@ -230,7 +227,7 @@ class EngelBengelGame(Game):
         if not isinstance(p["shuffle"], bool):
             raise ParameterError("engel-bengel: shuffle must be true or false")
         self.faces = self._resolve(p["faces"])
-        if self.share * players < MAX_BOXES:
+        if self.share * p["players"] < MAX_BOXES:
             raise ParameterError("engel-bengel: too few dice in play")  # pragma: no cover
 
     @staticmethod

@@ -187,8 +187,6 @@ class MaskenballGame(Game):
 
     def validate_params(self) -> None:
         p = self.params
-        if not self.info.min_players <= int(p["players"]) <= self.info.max_players:
-            raise ParameterError("maskenball: 1 to 8 players")
         if p["mode"] not in (DIGITAL, PHYSICAL):
             raise ParameterError(f"maskenball: mode is {DIGITAL!r} or {PHYSICAL!r}")
         probs = p["sector_probabilities"]

@@ -192,8 +192,6 @@ class SpeedtombolaGame(Game):
         for key in p:
             if not isinstance(p[key], int) or isinstance(p[key], bool):
                 raise ParameterError(f"speedtombola: {key} must be a whole number")
-        if not 3 <= p["players"] <= 7:
-            raise ParameterError("speedtombola: 3 bis 7 Spieler")
         if p["removed"] not in REMOVED_CHOICES:
             raise ParameterError(f"speedtombola: removed must be one of {REMOVED_CHOICES}")
         if p["rounds"] not in ROUND_CHOICES:
