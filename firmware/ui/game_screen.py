@@ -32,9 +32,42 @@ class GameScreen(Screen):
     def __init__(self, app: App, table: Any) -> None:
         self.app = app
         self.table = table
+        humans = table.humans()
+        self.you = humans[0] if humans else 0
+        """The seat drawn as "yours": the human to move (or who moved last)."""
         self.banner_until: float | None = None
         """With several humans: "Anna ist dran" shows large until then."""
         self._last_turn: int | None = None
+
+    # --- following the table ------------------------------------------------------
+    def enter(self) -> None:
+        """On top again: the match moves on, the screen follows it."""
+        self.table.advance()
+        self.follow()
+
+    def tick(self, now: float) -> None:
+        self.follow()
+
+    def follow(self) -> None:
+        """Follow the table: whose seat is drawn, the turn banner, and the screen the
+        table waits for now (a round's sheet, the standings, ...) pushed on top."""
+        table = self.table
+        if table.human_to_move() and table.to_move() != self.you:
+            self.you = table.to_move()
+            self.new_decider()
+        self.follow_turn()
+        if self.app.top is not self or table.closed:
+            return
+        due = self.due_screen()
+        if due is not None:
+            self.app.push(due)
+
+    def new_decider(self) -> None:
+        """Another human decides now (a game resets its choices here)."""
+
+    def due_screen(self) -> Screen | None:
+        """The screen the table waits for now, over this one (None: this one)."""
+        return None
 
     def whose_turn(self) -> tuple[int, str] | None:
         """The player now to decide, as (id, name), where several humans share the table

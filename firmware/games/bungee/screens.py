@@ -82,9 +82,6 @@ class PlayScreen(GameScreen):
 
     def __init__(self, app: App, table: BungeeTable) -> None:
         super().__init__(app, table)
-        humans = table.humans()
-        self.you = humans[0] if humans else 0
-        """The seat whose hand is drawn: the human to move (or who moved last)."""
         self.cursor = -1
         """The chosen card group among `options()` (-1: none chosen yet)."""
         self.sixes = 0
@@ -94,29 +91,20 @@ class PlayScreen(GameScreen):
         self.flash = ""
 
     # --- following the table ---------------------------------------------------
-    def enter(self) -> None:
-        self.table.advance()
-        self.follow()
+    def new_decider(self) -> None:
+        self.cursor = -1
 
-    def tick(self, now: float) -> None:
-        self.follow()
-
-    def follow(self) -> None:
-        """Show what the table waits for: a round's sheet, the hands, the Endstand."""
+    def due_screen(self) -> Screen | None:
+        """A round's sheet, the Endstand, or (real cards) the hands to enter."""
         table = self.table
-        if table.human_to_move() and table.to_move() != self.you:
-            self.you = table.to_move()
-            self.cursor = -1
-        self.follow_turn()
-        if self.app.top is not self or table.closed:
-            return
         round_index = table.sheet_round()
         if round_index is not None:
-            self.app.push(SheetScreen(self, round_index))
-        elif table.standings_due():
-            self.app.push(StandingsScreen(self))
-        elif table.tisch and table.state.phase == Phase.ENTER and self.awaits_key():
-            self.app.push(HandsScreen(self))
+            return SheetScreen(self, round_index)
+        if table.standings_due():
+            return StandingsScreen(self)
+        if table.tisch and table.state.phase == Phase.ENTER and self.awaits_key():
+            return HandsScreen(self)
+        return None
 
     def command(self, action: int) -> None:
         """The human to move acts; a refusal shows its reason."""

@@ -68,25 +68,16 @@ class BoardScreen(GameScreen):
         """The position the choice was made for (a new position resets it)."""
 
     # --- following the table -------------------------------------------------------
-    def enter(self) -> None:
-        self.table.advance()
-        self.follow()
-
-    def tick(self, now: float) -> None:
-        self.follow()
-
-    def follow(self) -> None:
-        """Show what the table waits for: real dice, a settlement, or the standings."""
+    def due_screen(self) -> Screen | None:
+        """A Durchgang's settlement, the standings, or real dice to enter."""
         table = self.table
-        self.follow_turn()
-        if self.app.top is not self or table.closed:
-            return
         if table.settlement() is not None:
-            self.app.push(SettlementScreen(self))
-        elif table.standings_due():
-            self.app.push(StandingsScreen(self))
-        elif table.roll_wanted():
-            self.app.push(DiceEntry(self))
+            return SettlementScreen(self)
+        if table.standings_due():
+            return StandingsScreen(self)
+        if table.roll_wanted():
+            return DiceEntry(self)
+        return None
 
     def mine(self) -> bool:
         """A human places now (the table waits for their key)."""

@@ -75,38 +75,26 @@ class TableScreen(GameScreen):
 
     def __init__(self, app: App, table: SpeedtombolaTable) -> None:
         super().__init__(app, table)
-        humans = table.humans()
-        self.you = humans[0] if humans else 0
-        """The seat drawn at the bottom: the human whose turn it is (or was last)."""
         self.flash = ""
         """Why the last key was refused (shown until the next move)."""
 
     # --- following the table ---------------------------------------------------
     def enter(self) -> None:
-        self.table.advance()
         self.table.restart_clock()
-        self.follow()
+        super().enter()
 
     def on_menu(self) -> bool:
         self.table.stop_clock()  # the pause menu opens: the clock waits
         return False
 
-    def tick(self, now: float) -> None:
-        self.follow()
-
-    def follow(self) -> None:
-        """Show what the table waits for: a round's Tafel, or the Endstand."""
-        table = self.table
-        if table.human_to_move():
-            self.you = table.to_move()
-        self.follow_turn()
-        if self.app.top is not self or table.closed:
-            return
-        round_index = table.tafel_round()
+    def due_screen(self) -> Screen | None:
+        """A round's Tafel, or the Endstand."""
+        round_index = self.table.tafel_round()
         if round_index is not None:
-            self.app.push(TafelScreen(self, round_index))
-        elif table.standings_due():
-            self.app.push(StandingsScreen(self))
+            return TafelScreen(self, round_index)
+        if self.table.standings_due():
+            return StandingsScreen(self)
+        return None
 
     def human_move(self, move: Move) -> None:
         """The human to move chose; a refusal is shown with its reason."""
