@@ -116,8 +116,10 @@ def _stats_item(
         name: {
             "durchgaenge": fs.durchgaenge,
             "turns": fs.turns,
-            "rows": {str(r): [rs.completed, rs.by_starter, rs.moved, rs.turn_sum]
-                     for r, rs in fs.rows.items()},
+            "rows": {
+                str(r): [rs.completed, rs.by_starter, rs.moved, rs.turn_sum]
+                for r, rs in fs.rows.items()
+            },
         }  # fmt: skip
         for name, fs in stats.items()
     }
@@ -268,19 +270,3 @@ def print_faces(args: argparse.Namespace) -> int:
     sheet = faces_sheet(faces)
     write_file(args.out, sheet.pdf_bytes())
     return printed(args, sheet.pages, f"{len(faces)} faces")
-
-
-def register_print(sub: Any) -> None:
-    """The `print engel-bengel` subcommand."""
-    faces = sub.add_parser("engel-bengel", help="every board face on A4, two a page")
-    faces.add_argument("--out", type=Path, required=True, help="the PDF to write")
-    faces.add_argument(
-        "--face",
-        type=Path,
-        nargs="+",
-        default=[],
-        metavar="FILE",
-        help="face files (as uploaded to the box); default: the shipped 16",
-    )
-    faces.add_argument("--json", action="store_true", help="say what was written, as JSON")
-    faces.set_defaults(func=print_faces)

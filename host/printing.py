@@ -37,23 +37,23 @@ def need_pdf_library() -> None:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("print", help="print-and-play sheets as PDF")
     sub = parser.add_subparsers(dest="game", metavar="GAME", required=True)
-    bingo = sub.add_parser(
-        "besenbingo", help="tower cards and their backs, the rules, one page per template"
-    )
-    bingo.add_argument("--out", type=Path, required=True, help="the PDF to write")
-    bingo.add_argument(
-        "--template",
-        type=Path,
-        nargs="+",
-        default=[],
-        metavar="FILE",
-        help="template files (as uploaded to the box); default: the shipped nine",
-    )
-    bingo.add_argument("--json", action="store_true", help="say what was written, as JSON")
-    bingo.set_defaults(func=print_besenbingo)
-    from .engel_bengel_tools import register_print
+    from .engel_bengel_tools import print_faces
 
-    register_print(sub)
+    _game(sub, "besenbingo", "tower cards and their backs, the rules, one page per template",
+          "--template", "template files (as uploaded to the box); default: the shipped nine",
+          print_besenbingo)  # fmt: skip
+    _game(sub, "engel-bengel", "every board face on A4, two a page",
+          "--face", "face files (as uploaded to the box); default: the shipped 16",
+          print_faces)  # fmt: skip
+
+
+def _game(sub: Any, game: str, what: str, files: str, files_help: str, func: Any) -> None:
+    """`print GAME --out PDF [--FILES FILE ...] [--json]`."""
+    parser = sub.add_parser(game, help=what)
+    parser.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    parser.add_argument(files, type=Path, nargs="+", default=[], metavar="FILE", help=files_help)
+    parser.add_argument("--json", action="store_true", help="say what was written, as JSON")
+    parser.set_defaults(func=func)
 
 
 def print_besenbingo(args: argparse.Namespace) -> int:
