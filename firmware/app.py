@@ -388,7 +388,8 @@ class Box:
 
     def _tick(self, now: float) -> None:
         if self.table is not None:
-            self.offer_take_back(list(self.stack))  # a move made other than by a key
+            if self.table.take_back_offer is not None:  # a move made other than by a key
+                self.offer_take_back(list(self.stack))
             self.table.tick(now)
             self.play_sounds()
         if self.top is not None:

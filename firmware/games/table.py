@@ -268,7 +268,7 @@ class Table:
             best = max(returns)
             humans_won = any(returns[s] == best for s in self.humans())
             self.sound("win" if humans_won else "end")
-        if self._undoable is not None and not self.over and self.offer_take_back(seat, action):
+        if self.offer_take_back(seat, action):
             return
         show_ms = int(self.host.settings().get("bot.show_ms", 0))
         if by_computer and show_ms > 0 and not self.state.is_terminal():
@@ -312,10 +312,12 @@ class Table:
     # --- taking back a mis-press ---------------------------------------------------
     def offer_take_back(self, seat: int, action: int) -> bool:
         """Hold the match on a human's move just committed, so it can be taken back
-        (False: undo is off). A move that ends the match is never held: its awards are
-        committed with it."""
+        (False: not a human's move, or undo is off). A move that ends the match is never
+        held: its awards are committed with it."""
+        if self._undoable is None or not self._undoable.last or self.over:
+            return False
         ms = int(self.host.settings().get("undo.ms", 0))
-        if ms <= 0 or self._undoable is None or not self._undoable.last:
+        if ms <= 0:
             return False
         until = self.host.now() + ms / 1000
         self.take_back_offer = replace(
@@ -362,7 +364,7 @@ class Table:
             raise IllegalActionError("no chance outcome is expected now")
         self.session.apply(outcome)
         self.moved(CHANCE, outcome, False)
-        if self._undoable is not None and not self.over and self.offer_take_back(CHANCE, outcome):
+        if self.offer_take_back(CHANCE, outcome):
             return
         self.advance()
 
