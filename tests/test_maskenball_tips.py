@@ -20,10 +20,25 @@ from spielleiter.games.maskenball.rules import (
 from spielleiter.games.maskenball.tips import (
     draw_groupings,
     draw_sectors,
+    popcount,
     simulate,
+    swar_popcount,
     table_from_view,
     tips,
 )
+
+
+def test_the_popcount_counts_every_bit_on_any_numpy() -> None:
+    rng = np.random.default_rng(5)
+    masks = np.concatenate(
+        [
+            np.array([0, 1, 2**35 - 1, 2**63, 2**64 - 1], dtype=np.uint64),
+            rng.integers(0, 2**64 - 1, size=200, dtype=np.uint64, endpoint=True),
+        ]
+    ).reshape(5, 41)
+    expected = [[int(m).bit_count() for m in row] for row in masks]
+    assert swar_popcount(masks).tolist() == expected
+    assert popcount(masks).tolist() == expected
 
 
 def petal(b: int) -> int:

@@ -49,6 +49,30 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """The number of set bits of each uint64 mask: numpy 2's ``bitwise_count``, else
+    `swar_popcount` (numpy 1.24, Raspberry Pi OS Bookworm's, lacks it)."""
+    import numpy as np
+
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(masks)
+    return swar_popcount(masks)
+
+
+def swar_popcount(masks: np.ndarray) -> np.ndarray:
+    """The set bits of each uint64 mask as uint8, by SWAR steps that any numpy has."""
+    import numpy as np
+
+    def u(value: int) -> np.uint64:
+        return np.uint64(value)
+
+    x = masks.astype(np.uint64)
+    x = x - ((x >> u(1)) & u(0x5555555555555555))
+    x = (x & u(0x3333333333333333)) + ((x >> u(2)) & u(0x3333333333333333))
+    x = (x + (x >> u(4))) & u(0x0F0F0F0F0F0F0F0F)
+    return ((x * u(0x0101010101010101)) >> u(56)).astype(np.uint8)
+
+
 @dataclass(frozen=True)
 class Tips:
     """The advice for the pending decision."""
@@ -221,7 +245,7 @@ def simulate(
             v = g.flyer[flying]
             free = ~(g.ball[flying] | g.swapped[flying, v] | bits[v])
             allowed = (free[:, None] >> np.arange(BEETLES, dtype=np.uint8)) & 1 == 1
-            counts = np.bitwise_count(g.known[flying][:, None] & cross[v]).astype(np.int16)
+            counts = popcount(g.known[flying][:, None] & cross[v]).astype(np.int16)
             best = _row_max(np.where(allowed, counts * 64 + g.tiebreak[flying] + low_first, -1))
             target = 7 - (best & 7)
             hope = best >= 64
@@ -302,7 +326,7 @@ def _choose_flyers(
     """For an empty petal: the beetle on the flower with the most promising visit."""
     import numpy as np
 
-    counts = np.bitwise_count(known[:, None, None] & cross[None]).astype(np.int16)
+    counts = popcount(known[:, None, None] & cross[None]).astype(np.int16)
     shifts = np.arange(BEETLES, dtype=np.uint8)
     bits = (1 << shifts).astype(np.uint8)
     free = ~(ball[:, None] | swapped | bits[None, :])
