@@ -279,7 +279,7 @@ def _visit_tables(pairs: tuple[tuple[float, float], ...], n: int, most: int) -> 
     rounds, place = visit // n, visit % n
     for array in (table, rounds, place):
         array.setflags(write=False)
-    index = np.int16 if table.size <= np.iinfo(np.int16).max else np.int64
+    index = np.int16 if table.size <= np.iinfo(np.int16).max else np.intp
     return _Visits(table, top, most + 1, rounds, place, index)
 
 
@@ -290,15 +290,16 @@ def _visits(family: tuple[Policy, ...], ids: np.ndarray, n: int, most: int) -> _
     tables = _visit_tables(pairs, n, most)
     if len(pairs) == 1:
         return tables
-    start = np.array([pairs.index(p) for p in pair]) * (tables.top + 1) * tables.width
+    start = np.array([pairs.index(p) for p in pair], dtype=np.intp)
+    start *= (tables.top + 1) * tables.width
     return dataclasses.replace(tables, base=start.take(ids))
 
 
 def _policy_ids(policies: Policies, n: int) -> tuple[tuple[Policy, ...], np.ndarray]:
     """(family, ids): ids (n, rows), or (n, 1) when every row has the same policies."""
     if isinstance(policies, RowPolicies):
-        return policies.family, np.ascontiguousarray(policies.choices.T, dtype=np.int64)
-    return tuple(policies), np.arange(n, dtype=np.int64)[:, None]
+        return policies.family, np.ascontiguousarray(policies.choices.T, dtype=np.intp)
+    return tuple(policies), np.arange(n, dtype=np.intp)[:, None]
 
 
 def _wrap(offset: np.ndarray, n: int) -> None:
@@ -343,7 +344,8 @@ class _Rounds:
 
     def keys(self, lot: np.ndarray, policy_base: np.ndarray, out: np.ndarray) -> np.ndarray:
         """Each seat's threshold-table index for the open lot: policy x 512 + lot x 8 +
-        neighbour code, the code read with one shift of the bitmask."""
+        neighbour code, the code read with one shift of the bitmask. `out` is np.intp, as
+        `take` wants it (int32 on 32-bit: the shifted mask keeps its low bits, all we read)."""
         np.right_shift(self.holdings, lot - 1, out=out)
         np.bitwise_and(out, 5, out=out)
         np.add(out, lot * _CODES, out=out)
@@ -353,7 +355,7 @@ class _Rounds:
     def first_visit(self, need: np.ndarray, visits: _Visits, index: np.ndarray) -> np.ndarray:
         """(B,) the earliest accepting visit of any seat, counted in decisions from the
         first decider's; `need` (n, B) int16 (overwritten) is each seat's shortfall at its
-        first visit, `index` (n, B) int64 scratch."""
+        first visit, `index` (n, B) index scratch."""
         n = need.shape[0]
         np.clip(need, 0, visits.top, out=need)
         np.multiply(need, visits.width, out=index, dtype=index.dtype)
@@ -363,7 +365,7 @@ class _Rounds:
         visit = visits.table.take(index)
         visit *= n
         visit += self.offset
-        return visit.min(axis=0).astype(np.int64)
+        return visit.min(axis=0).astype(np.intp)
 
     def settle(self, first: np.ndarray, lot: np.ndarray, visits: _Visits, gain: Any) -> None:
         """The lot goes to the seat deciding at visit `first`, with `gain` (the pot
@@ -409,9 +411,9 @@ def advance(
     noise_w = None if thresholds.whole is not None else thresholds.noise.take(ids)
     pot = batch.pot.astype(np.int16)
     policy_base = ids * _PER_POLICY
-    key, index = np.empty((n, rows), dtype=np.int64), np.empty((n, rows), dtype=visits.index)
+    key, index = np.empty((n, rows), dtype=np.intp), np.empty((n, rows), dtype=visits.index)
     for j in range(steps):
-        lot = lots[:, j].astype(np.int64)
+        lot = lots[:, j].astype(np.int64)  # 1 << lot needs 64 bits
         state.keys(lot, policy_base, out=key)
         step = j if uses_drum else 0
         if thresholds.whole is not None:
