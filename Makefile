@@ -6,7 +6,25 @@ STAMP := $(VENV)/.installed
 
 TYPING := build/typing
 
-.PHONY: run test lint walls types bench golden clean
+# The floor: the oldest numpy and Pillow the box accepts, as Raspberry Pi OS Bookworm
+# ships them, with the box's locked dependencies (hardware/requirements-pi.txt).
+FLOOR := .venv-floor
+FLOOR_STAMP := $(FLOOR)/.installed
+FLOOR_PINS := numpy==1.24.2 Pillow==9.4.0
+
+# The games', bots' and simulators' tests (the laptop tool's aside): run on the floor,
+# on 32-bit, and (the rules and simulators) in the Pi roots.
+GAMES := speedtombola besenbingo maskenball bungee engel_bengel
+GAME_TESTS := $(filter-out %_host.py,$(sort $(wildcard $(GAMES:%=tests/test_%_*.py)))) \
+	tests/test_games_contract.py tests/test_advice.py tests/test_take_back.py
+PI_CHECK_TESTS := $(sort $(wildcard tests/test_*_rules.py tests/test_*_sim.py)) \
+	tests/test_maskenball_tips.py
+
+# make pi-check: Debian releases x architectures, as SUITE-ARCH (make -j2 runs two at once).
+PI_ROOTS ?= bookworm-armhf bookworm-arm64 trixie-armhf trixie-arm64
+AS_ROOT := $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: run test lint walls types floor test-32bit pi-check bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +37,30 @@ run: $(STAMP)
 
 test: lint walls types
 	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory floor
+
+$(FLOOR_STAMP): pyproject.toml hardware/requirements-pi.txt
+	$(PYTHON) -m venv $(FLOOR)
+	$(FLOOR)/bin/python -m pip install -q $(FLOOR_PINS) 'pytest>=8' 'hypothesis>=6.100'
+	$(FLOOR)/bin/python -m pip install -q --no-deps --require-hashes -r hardware/requirements-pi.txt
+	$(FLOOR)/bin/python -m pip install -q --no-deps -e .
+	touch $(FLOOR_STAMP)
+
+# The games' tests on numpy 1.24 and Pillow 9.4: a call the floor lacks cannot land.
+floor: $(FLOOR_STAMP)
+	@$(FLOOR)/bin/python -c 'import numpy, PIL; print("floor: numpy", numpy.__version__, "Pillow", PIL.__version__)'
+	$(FLOOR)/bin/python -m pytest -p no:cacheprovider $(GAME_TESTS)
+
+# The games' tests with a 32-bit Python and numpy (np.intp = int32): a Debian bookworm
+# i386 root, at full speed on x86-64 (needs root: debootstrap, chroot).
+test-32bit: $(STAMP)
+	$(AS_ROOT) tools/platform-check.sh i386 $(GAME_TESTS)
+
+# The install a person does on a Pi, in Debian arm64 and armhf roots under qemu.
+pi-check: $(PI_ROOTS:%=pi-check-%)
+
+pi-check-%: $(STAMP)
+	$(AS_ROOT) tools/platform-check.sh pi $(subst -, ,$*) $(PI_CHECK_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host hardware tests benchmarks tools
@@ -42,4 +84,4 @@ golden: $(STAMP)
 	SPIELLEITER_REGOLD=1 $(BIN)/python -m pytest -k golden
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) $(FLOOR) *.egg-info
