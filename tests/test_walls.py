@@ -45,7 +45,7 @@ def test_a_mistyped_game_gets_a_suggestion() -> None:
 def test_each_game_declares_its_facts_once() -> None:
     for entry in catalog.entries():
         assert entry.bestenliste and entry.leave and entry.secret, entry.id
-        assert entry.min_seats == entry.game.info.min_players
+        assert entry.game_class().info is entry.info, entry.id
 
 
 def test_every_help_page_fits_the_panel() -> None:

@@ -6,6 +6,11 @@ house rules, settings, boards, what stays secret while it runs, what its Bestenl
 means and what leaving costs. Settings, the setup menu, the link and the host tool read
 them here; nothing else in the program is keyed by a game's name.
 
+An entry names its rules, table and screens as "module:attr" and loads each when it is
+first needed: listing the games, their settings and their facts (the `info` of the
+game's small ``info`` module, which the rules share) loads no rule engine, no computer
+and no data, so the box's first screen does not wait for every game.
+
 Adding a game is a new package under ``games/`` plus one line in :data:`PACKAGES`.
 
     >>> [e.id for e in entries()][:3]
@@ -79,8 +84,9 @@ class Option:
 class HouseRule:
     """A game parameter chosen in the setup menu before the start.
 
-    The last choice is remembered in the setting ``<game>.<setting>`` (one of the
-    game's options) when `setting` is given.
+    The first option is the game's default for the parameter. The last choice is
+    remembered in the setting ``<game>.<setting>`` (one of the game's options) when
+    `setting` is given.
     """
 
     param: str
@@ -118,7 +124,10 @@ class GameEntry:
 
     id: str
     """The game's name in records, settings keys, boards and the link."""
-    game: type[Game]
+    info: GameInfo
+    """The game's facts (title, seat counts, bounds): the `Game` subclass's own `info`."""
+    game: str
+    """"module:Class" of the game's rules (its `Game` subclass)."""
     table: str
     """"module:Class" (relative to the package) of the game's Table."""
     screens: str
@@ -160,10 +169,6 @@ class GameEntry:
     """Bestenliste points of a human who leaves while other humans stay (0: none)."""
 
     @property
-    def info(self) -> GameInfo:
-        return self.game.info
-
-    @property
     def title(self) -> str:
         return self.info.title
 
@@ -184,9 +189,14 @@ class GameEntry:
         module, _, attr = target.partition(":")
         return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
 
+    def game_class(self) -> type[Game]:
+        """The game's `Game` subclass (its rules are imported on the first call)."""
+        found: type[Game] = self.load(self.game)
+        return found
+
     def make(self, params: Mapping[str, Any] | None = None) -> Game:
         """A game object with the given parameters (defaults for the rest)."""
-        return self.game(params)
+        return self.game_class()(params)
 
     def table_class(self) -> type[Any]:
         return self.load(self.table)
@@ -206,12 +216,12 @@ class GameEntry:
 
     def settings(self) -> tuple[Option, ...]:
         """Every setting of the game: its options, and one per remembered house rule (its
-        default the game's own parameter default, its values the rule's options)."""
-        defaults = self.game.default_params()
+        default the rule's first option, which is the game's own parameter default, its
+        values the rule's options)."""
         derived = tuple(
             Option(
                 rule.setting,
-                defaults.get(rule.param, rule.options[0]),
+                rule.options[0],
                 f'the last choice of "{rule.label}" in the setup',
                 choices=rule.options,
             )

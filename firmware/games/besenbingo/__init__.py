@@ -2,14 +2,15 @@
 
 from spielleiter.games.catalog import GameEntry, Option, Variant
 
-from .rules import BesenbingoGame
+from .info import INFO
 
 LEVELS = ("leicht", "normal", "stark")
 SOLO_ROUNDS = (1, 3, 5)
 
 ENTRY = GameEntry(
     id="besenbingo",
-    game=BesenbingoGame,
+    info=INFO,
+    game="rules:BesenbingoGame",
     table="table:BesenbingoTable",
     screens="screens:start",
     levels=LEVELS,

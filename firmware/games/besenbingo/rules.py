@@ -29,12 +29,12 @@ from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
     Game,
-    GameInfo,
     IllegalActionError,
     ParameterError,
     State,
     ranks,
 )
+from spielleiter.games.besenbingo.info import INFO, REVEALS
 from spielleiter.games.besenbingo.templates import (
     ROWS,
     TOWERS,
@@ -47,8 +47,6 @@ from spielleiter.games.besenbingo.templates import (
 
 MINUS = 64
 """The action that crosses the next minus field (no witch lands)."""
-REVEALS = 7
-"""Towers revealed per Durchgang; the eighth stays silent."""
 ROW_TITLES = {"hexe": "Hexe", "copilot": "Copilot", "paar": "Paar", "kombi": "Kombi"}
 
 Progress = tuple[int, int, int, int, int]
@@ -149,16 +147,7 @@ class Sheet:
 class BesenbingoGame(Game):
     """One Durchgang of Besenbingo for 1 to 9 sheets."""
 
-    info = GameInfo(
-        name="besenbingo",
-        title="Besenbingo",
-        min_players=1,
-        max_players=9,
-        min_utility=-70.0,
-        max_utility=80.0,
-        max_game_length=1 + REVEALS + REVEALS * 9,
-        rule_text="besenbingo.de.txt",
-    )
+    info = INFO
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -7,7 +7,7 @@ order with the sixes' skips, the lucky number, the calls and the 6-round sheet) 
 
 from spielleiter.games.catalog import GameEntry, HouseRule, Option, Variant
 
-from .rules import HOUSE_RULES, ROUND_CHOICES, BungeeGame
+from .info import HOUSE_RULES, INFO, ROUND_CHOICES
 
 LEVELS = ("leicht", "normal", "stark")
 RULE_HELP = {
@@ -23,7 +23,8 @@ RULE_HELP = {
 
 ENTRY = GameEntry(
     id="bungee",
-    game=BungeeGame,
+    info=INFO,
+    game="rules:BungeeGame",
     table="table:BungeeTable",
     screens="screens:start",
     levels=LEVELS,

@@ -30,12 +30,17 @@ from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
     Game,
-    GameInfo,
     IllegalActionError,
     ParameterError,
     State,
     match_totals,
     ranks,
+)
+from spielleiter.games.bungee.info import (
+    HOUSE_RULES,
+    INFO,
+    MAX_HAND_POINTS,
+    WINNER_POINTS,
 )
 
 BUNGEE = 11
@@ -46,29 +51,9 @@ DECK: dict[int, int] = {**{f: 5 for f in range(1, 10)}, 10: 8, BUNGEE: 3}
 HAND_SIZE = 5
 CALL_LIMIT = 5
 """A hand worth this much or less may call Bungee."""
-WINNER_POINTS = -10
 BUNGEE_POINTS = 10
 """What a Bungee card costs when a round is scored (it counts 0 for calling and deciding)."""
-MAX_HAND_POINTS = 50
-"""The most a hand can score (five cards of 10 points)."""
-ROUND_CHOICES = (1, 3, 6)
 MODES = ("digital", "tisch")
-HOUSE_RULES: dict[str, bool] = {
-    "bungee_lucky_again": True,
-    "empty_pile_reshuffle": True,
-    "skip_discarder": True,
-    "skip_last_turn": True,
-    "tie_all_win": True,
-    "dealer_moves": True,
-}
-"""DESIGN.md's defaults where the rule text is silent (each a parameter, True = default):
-a Bungee card turned up as lucky card is shuffled back and another one turned (False:
-it stays, and no number counts 0 that round); when the pile is empty the discards but
-the top card become the new pile (False: the round ends as if everyone had had the
-last turn); sixes skip round the table, the discarder too (False: at most every other
-player); a skipped player loses the last turn after a call (False: sixes skip nobody
-once Bungee was called); tied players of whom none called all win (False: nobody wins
-that round); the dealer moves one seat on each round (False: the same dealer)."""
 
 DISCARD_BASE = 10
 ZUG_BASE = 200
@@ -216,17 +201,7 @@ class Phase(IntEnum):
 class BungeeGame(Game):
     """Bungee with its parameters: players 2..5, rounds, mode, first dealer."""
 
-    info = GameInfo(
-        name="bungee",
-        title="Bungee",
-        min_players=2,
-        max_players=5,
-        min_utility=-float(MAX_HAND_POINTS * max(ROUND_CHOICES)),
-        max_utility=float(-WINNER_POINTS * max(ROUND_CHOICES)),
-        max_game_length=max(ROUND_CHOICES) * 4000,
-        practical_length=max(ROUND_CHOICES) * 4000,
-        rule_text="bungee.de.txt",
-    )
+    info = INFO
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         super().__init__(params)

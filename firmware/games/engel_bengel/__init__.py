@@ -2,14 +2,15 @@
 
 from spielleiter.games.catalog import GameEntry, HouseRule, Option
 
-from .rules import DURCHGAENGE, END_CHOICES, LIMIT, START_CHOICES, TARGET, EngelBengelGame
+from .info import DURCHGAENGE, END_CHOICES, INFO, LIMIT, START_CHOICES, TARGET
 
 LEVELS = ("leicht", "normal", "stark")
 DICE_SOURCES = ("box", "echt")
 
 ENTRY = GameEntry(
     id="engel-bengel",
-    game=EngelBengelGame,
+    info=INFO,
+    game="rules:EngelBengelGame",
     table="table:EngelBengelTable",
     screens="screens:start",
     levels=LEVELS,

@@ -38,7 +38,6 @@ from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
     Game,
-    GameInfo,
     IllegalActionError,
     ParameterError,
     State,
@@ -54,6 +53,14 @@ from spielleiter.games.engel_bengel.faces import (
     row_need,
     validate_face,
 )
+from spielleiter.games.engel_bengel.info import (
+    DURCHGAENGE,
+    END_CHOICES,
+    INFO,
+    LIMIT,
+    START_CHOICES,
+    TARGET,
+)
 
 DICE = 30
 """Dice in the box; shared out floor(DICE / players) each, the rest stays in the box."""
@@ -63,15 +70,6 @@ CUP = 5
 """Dice rolled at most at once."""
 MAX_ROLLS = 5
 """Rolls per turn at most (follows by itself: each roll places at least one die)."""
-TARGET = 125
-"""The default target (chips) that ends the game after its Durchgang: measured so that a
-four-player game of Normal computers lasts about eight Durchgänge (docs/engel-bengel.md)."""
-DURCHGAENGE = 8
-"""Durchgänge of a game with a fixed number of them (end = "durchgaenge")."""
-LIMIT = 40
-"""The game ends after this many Durchgänge whatever the target (a safety stop)."""
-END_CHOICES = ("ziel", "durchgaenge")
-START_CHOICES = ("zufall", "erster")
 
 
 class Move(IntEnum):
@@ -184,17 +182,7 @@ class DurchgangResult:
 class EngelBengelGame(Game):
     """Engel & Bengel with its parameters (players, chips, faces, the end of the game)."""
 
-    info = GameInfo(
-        name="engel-bengel",
-        title="Engel & Bengel",
-        min_players=2,
-        max_players=8,
-        min_utility=0.0,
-        max_utility=1.0,
-        max_game_length=LIMIT * 4_000,
-        practical_length=30_000,
-        rule_text="engel-und-bengel.de.txt",
-    )
+    info = INFO
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -2,14 +2,15 @@
 
 from spielleiter.games.catalog import GameEntry, HouseRule, Option
 
-from .rules import MaskenballGame
+from .info import INFO
 
 MODES = ("digital", "physical")
 PLAYER_CHOICES = (2, 3, 4, 5, 6, 7, 8, 1)
 
 ENTRY = GameEntry(
     id="maskenball",
-    game=MaskenballGame,
+    info=INFO,
+    game="rules:MaskenballGame",
     table="table:MaskenballTable",
     screens="screens:start",
     needs_seats=False,

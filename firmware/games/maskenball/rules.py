@@ -54,11 +54,11 @@ from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
     Game,
-    GameInfo,
     IllegalActionError,
     ParameterError,
     State,
 )
+from spielleiter.games.maskenball.info import INFO
 
 BEETLES = 8
 """Beetles, petals and colours: beetle b starts on petal b wearing colour b."""
@@ -164,17 +164,7 @@ def default_sector_probabilities() -> list[float]:
 class MaskenballGame(Game):
     """Maskenball der Käfer with its parameters (mode, seats, sector probabilities)."""
 
-    info = GameInfo(
-        name="maskenball",
-        title="Maskenball der Käfer",
-        min_players=1,
-        max_players=8,
-        min_utility=-1.0,
-        max_utility=1.0,
-        max_game_length=100_000,
-        practical_length=3_000,
-        rule_text="maskenball-der-kaefer.de.txt",
-    )
+    info = INFO
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -2,13 +2,14 @@
 
 from spielleiter.games.catalog import GameEntry, HouseRule, Option
 
-from .rules import REMOVED_CHOICES, ROUND_CHOICES, SpeedtombolaGame
+from .info import INFO, REMOVED_CHOICES, ROUND_CHOICES
 
 LEVELS = ("leicht", "normal", "stark")
 
 ENTRY = GameEntry(
     id="speedtombola",
-    game=SpeedtombolaGame,
+    info=INFO,
+    game="rules:SpeedtombolaGame",
     table="table:SpeedtombolaTable",
     screens="screens:start",
     levels=LEVELS,

@@ -22,26 +22,22 @@ from spielleiter.games.base import (
     CHANCE,
     TERMINAL,
     Game,
-    GameInfo,
     IllegalActionError,
     ParameterError,
     State,
     match_totals,
     ranks,
 )
+from spielleiter.games.speedtombola.info import (
+    ALL_LOTS,
+    INFO,
+    MAX_ROUND_POINTS,
+    REMOVED_CHOICES,
+    ROUND_CHOICES,
+)
 
-LOWEST_LOT = 3
-HIGHEST_LOT = 35
-ALL_LOTS: tuple[int, ...] = tuple(range(LOWEST_LOT, HIGHEST_LOT + 1))
-REMOVED_CHOICES = (9, 6, 12)
-"""Lots removed unseen per round: the default first, then the menu's order."""
-ROUND_CHOICES = (1, 3, 5)
 PLACE_BONUS = {1: 30, 2: 15, 3: 5}
 BESTENLISTE_BASE = 50
-
-_MAX_ROUND_POINTS = sum(range(LOWEST_LOT, HIGHEST_LOT + 1, 2))
-"""The most a holding can score: every other lot, each its own Garnitur."""
-_MAX_GROSCHEN_TOTAL = 55
 
 
 class Move(IntEnum):
@@ -158,18 +154,7 @@ class RoundResult:
 class SpeedtombolaGame(Game):
     """Speedtombola with its parameters: players 3..7, removed 6/9/12, rounds 1/3/5."""
 
-    info = GameInfo(
-        name="speedtombola",
-        title="Speedtombola",
-        min_players=3,
-        max_players=7,
-        min_utility=-float(_MAX_ROUND_POINTS * max(ROUND_CHOICES)),
-        max_utility=float(_MAX_GROSCHEN_TOTAL * max(ROUND_CHOICES)),
-        max_game_length=max(ROUND_CHOICES)
-        * (len(ALL_LOTS) + (len(ALL_LOTS) - min(REMOVED_CHOICES)) * (_MAX_GROSCHEN_TOTAL + 1)),
-        practical_length=max(ROUND_CHOICES) * 600,
-        rule_text="speedtombola.de.txt",
-    )
+    info = INFO
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         super().__init__(params)
@@ -177,7 +162,7 @@ class SpeedtombolaGame(Game):
         decisions = (len(ALL_LOTS) - self.removed) * (groschen_per_player(players) * players + 1)
         self.info = replace(
             type(self).info,
-            min_utility=-float(_MAX_ROUND_POINTS * rounds),
+            min_utility=-float(MAX_ROUND_POINTS * rounds),
             max_utility=float(groschen_per_player(players) * players * rounds),
             max_game_length=rounds * (len(ALL_LOTS) + decisions),
             practical_length=rounds * 600,
