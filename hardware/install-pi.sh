@@ -11,35 +11,42 @@ usage() {
 Usage: hardware/install-pi.sh [--dry-run] [--wheel FILE] [--boot-dir DIR] [--force] [--help]
 
 Installs the Spielleiter box program on this Raspberry Pi and starts it at boot:
-  - apt packages: python3-venv python3-lgpio python3-numpy python3-pil
-    python3-setuptools i2c-tools (their versions are checked)
+  - apt packages: python3-venv python3-pip python3-setuptools python3-wheel
+    python3-numpy python3-pil python3-lgpio i2c-tools (versions checked); where
+    the archive has no python3-lgpio (plain Debian), the lgpio wheel for this
+    machine from PyPI, pinned by sha256 (hardware/requirements-pi-lgpio.txt)
   - a system user "spielleiter" in the groups gpio, i2c, dialout
   - the data directory /var/lib/spielleiter
-  - a wheel of this checkout, built as the user who ran sudo (not as root)
-  - a virtual environment /opt/spielleiter/venv that sees the system's lgpio,
-    numpy and Pillow, with the pure-Python dependencies pinned by sha256
+  - a wheel of this checkout, built as the user who ran sudo (not as root),
+    offline, with apt's setuptools
+  - a virtual environment /opt/spielleiter/venv that sees apt's numpy, Pillow
+    and lgpio, with the pure-Python dependencies pinned by sha256
     (hardware/requirements-pi.txt, pip --require-hashes) and the wheel, checked
-    by its sha256 too
+    by its sha256 too (an earlier install's program is replaced)
   - config.txt: I2C on at the baud rate from hardware/pins.toml, USB gadget mode
   - the USB gadget serial port (g_serial) with the USB identity from pins.toml
   - no login prompt on the gadget port (serial-getty@ttyGS0 masked)
-  - the systemd unit spielleiter.service, enabled
+  - the systemd unit spielleiter.service, enabled (and restarted when it runs)
 
-Running it again updates the program and rewrites the same settings.
+Running it again updates the program and rewrites the same settings; the data
+in /var/lib/spielleiter stays as it is.
 Reboot afterwards so that config.txt and the gadget port take effect.
+The network is needed only for apt and the pinned wheels from PyPI.
 
 Options:
   -n, --dry-run     print every command and file edit without doing anything
                     (needs no root)
-  --wheel FILE      install this wheel (built elsewhere) instead of building one
+  --wheel FILE      install this wheel instead of building one (e.g. built on
+                    the laptop: .venv/bin/python -m pip wheel --no-deps -w dist .)
   --boot-dir DIR    the boot partition (default: /boot/firmware on Bookworm,
                     else /boot)
   --force           install even though this is not a Raspberry Pi
-                    (e.g. into a Pi image in a chroot)
+                    (e.g. into a Pi image in a chroot; without a running
+                    systemd the unit is enabled, not reloaded or restarted)
   -h, --help        show this help
 
 Environment: PYTHON (default /usr/bin/python3) is the Python the virtual
-environment is made from; it must be the system's, to see python3-lgpio.
+environment is made from; it must be the system's, to see apt's Python packages.
 EOF
 }
 
@@ -57,11 +64,18 @@ UNIT_NAME=spielleiter.service
 UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
 MODULES_LOAD_FILE=/etc/modules-load.d/spielleiter.conf
 MODPROBE_FILE=/etc/modprobe.d/spielleiter.conf
-APT_PACKAGES=(python3-venv python3-lgpio python3-numpy python3-pil python3-setuptools i2c-tools)
+# pip, setuptools and wheel build the program's wheel offline (pip wheel --no-build-isolation).
+APT_PACKAGES=(python3-venv python3-pip python3-setuptools python3-wheel python3-numpy
+    python3-pil i2c-tools)
+# Only Raspberry Pi OS's archive has it; elsewhere lgpio comes from LGPIO_LOCK_FILE.
+LGPIO_APT_PACKAGE=python3-lgpio
 LOCK_FILE="$SCRIPT_DIR/requirements-pi.txt"
+LGPIO_LOCK_FILE="$SCRIPT_DIR/requirements-pi-lgpio.txt"
 WHEEL_DIR="$PREFIX/wheels"
-# Taken from apt, checked by version: distribution:module:lowest version.
-APT_MODULES="numpy:numpy:1.24 Pillow:PIL:9.2 lgpio:lgpio:0.2 setuptools:setuptools:59"
+# systemd runs (sd_booted) when this is a directory: not in a chroot or a bare root.
+SYSTEMD_RUN_DIR=/run/systemd/system
+# From apt (lgpio maybe from PyPI), checked by version: distribution:module:lowest version.
+APT_MODULES="numpy:numpy:1.24 Pillow:PIL:9.2 lgpio:lgpio:0.2"
 PYTHON=${PYTHON:-/usr/bin/python3}
 BLOCK_BEGIN="# >>> spielleiter (hardware/install-pi.sh) >>>"
 BLOCK_END="# <<< spielleiter <<<"
@@ -71,9 +85,21 @@ FORCE=0
 BOOT_DIR=""
 WHEEL=""
 WHEEL_FILE=""
+LGPIO_FROM=""
+STOPPED=""
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install-pi.sh: %s\n' "$*" >&2; exit 1; }
+
+# Where the install cannot go on: stop, or in a dry run say so and show the rest.
+stop() {
+    if [[ "$DRY_RUN" -eq 1 ]]; then
+        say "dry run: the install would stop here: $*"
+        STOPPED=1
+    else
+        die "$*"
+    fi
+}
 
 # One word as the shell would need it: bare when safe, else in single quotes.
 shell_word() {
@@ -131,6 +157,9 @@ parse_args() {
         esac
         shift
     done
+    if [[ -n "$WHEEL" && "$(basename -- "$WHEEL")" != spielleiter-*.whl ]]; then
+        die "--wheel $WHEEL: give the program's wheel, spielleiter-VERSION-py3-none-any.whl (pip wheel --no-deps -w dist .)"
+    fi
 }
 
 # Read the values this script needs from pins.toml into shell variables.
@@ -193,11 +222,78 @@ find_boot_dir() {
     CMDLINE_TXT="$BOOT_DIR/cmdline.txt"
 }
 
+# Whether apt can install PACKAGE: it has a candidate version in the archive's lists.
+apt_has() {
+    local candidate
+    candidate=$(apt-cache policy -- "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+    [[ -n "$candidate" && "$candidate" != "(none)" ]]
+}
+
+# This machine as wheels name it: the Python version and the architecture of $PYTHON
+# (a 32-bit userland on a 64-bit kernel is armv7l, as pip sees it).
+python_machine() {
+    "$PYTHON" -c '
+import platform, struct, sys
+machine = platform.machine()
+if struct.calcsize("P") == 4 and machine in ("aarch64", "arm64", "armv8l"):
+    machine = "armv7l"
+print(f"{sys.version_info[0]}.{sys.version_info[1]}", machine)'
+}
+
+# The wheel in LGPIO_LOCK_FILE's "# wheel:" lines for Python VERSION on ARCH, if any.
+lgpio_wheel_for() {
+    local version=$1 arch=$2 wheel python platform tag
+    while read -r wheel; do
+        IFS=- read -r _ _ python _ platform <<<"${wheel%.whl}"
+        [[ "$python" == "cp${version/./}" ]] || continue
+        for tag in ${platform//./ }; do
+            if [[ "$tag" == *"_$arch" ]]; then
+                printf '%s\n' "$wheel"
+                return
+            fi
+        done
+    done < <(sed -n 's/^# wheel: *//p' "$LGPIO_LOCK_FILE")
+}
+
+# lgpio from apt where the archive has it, else the pinned PyPI wheel for this machine,
+# else one a person built into the venv; otherwise say what to do. Decided before
+# anything is installed.
+choose_lgpio() {
+    if ! command -v apt-cache >/dev/null; then
+        [[ "$DRY_RUN" -eq 1 ]] || die "no apt-cache: this needs Raspberry Pi OS or Debian"
+        say "note: no apt here to ask; shown as on Raspberry Pi OS, whose archive has $LGPIO_APT_PACKAGE"
+        LGPIO_FROM=apt
+        return
+    fi
+    if apt_has "$LGPIO_APT_PACKAGE"; then
+        LGPIO_FROM=apt
+        return
+    fi
+    local version arch wheel
+    read -r version arch < <(python_machine)
+    wheel=$(lgpio_wheel_for "$version" "$arch")
+    if [[ -n "$wheel" ]]; then
+        LGPIO_FROM=pypi
+        say "note: the apt archive has no $LGPIO_APT_PACKAGE (Raspberry Pi OS's has), so lgpio comes from PyPI: $wheel, pinned by sha256 in $LGPIO_LOCK_FILE"
+    elif [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+        LGPIO_FROM=venv
+        say "note: the apt archive has no $LGPIO_APT_PACKAGE and PyPI no lgpio wheel for Python $version on $arch; the lgpio already in $VENV is kept"
+    else
+        LGPIO_FROM=none
+        stop "no lgpio for Python $version on $arch: the apt archive has no $LGPIO_APT_PACKAGE and PyPI no wheel for it; use Raspberry Pi OS (its archive has $LGPIO_APT_PACKAGE), or build lgpio into the venv as root (apt-get install swig python3-dev gcc python3-venv && python3 -m venv --system-site-packages $VENV && PYPI=1 $VENV/bin/pip install --no-binary lgpio lgpio==0.2.2.0) and run this again"
+    fi
+}
+
 install_packages() {
     say "== apt packages"
     run apt-get update
+    choose_lgpio
+    local packages=("${APT_PACKAGES[@]}")
+    if [[ "$LGPIO_FROM" == apt ]]; then
+        packages+=("$LGPIO_APT_PACKAGE")
+    fi
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        "${APT_PACKAGES[@]}"
+        "${packages[@]}"
 }
 
 create_user() {
@@ -240,19 +336,30 @@ build_wheel() {
     if [[ "$DRY_RUN" -eq 0 ]]; then
         build_dir=$(runuser -u "$builder" -- mktemp -d)
     fi
-    run runuser -u "$builder" -- "$PYTHON" -m pip wheel --disable-pip-version-check --no-deps         --wheel-dir "$build_dir" "$SOURCE_DIR"
-    if [[ "$DRY_RUN" -eq 1 ]]; then
-        WHEEL_FILE="$WHEEL_DIR/spielleiter-VERSION-py3-none-any.whl"
-        say "+ install -m 0644 $build_dir/spielleiter-VERSION-py3-none-any.whl $WHEEL_DIR/"
-        return
+    # a copy of the checkout without its build output: no file of an earlier build
+    # (build/lib) gets into the new wheel, and the checkout itself is not written
+    run runuser -u "$builder" -- tar -C "$SOURCE_DIR" -cf "$build_dir/source.tar" \
+        --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./dist \
+        --exclude='*.egg-info' .
+    run runuser -u "$builder" -- mkdir "$build_dir/source"
+    run runuser -u "$builder" -- tar -C "$build_dir/source" -xf "$build_dir/source.tar"
+    # offline: apt's setuptools and wheel, not the user's own (PYTHONNOUSERSITE)
+    run runuser -u "$builder" -- env PYTHONNOUSERSITE=1 "$PYTHON" -m pip wheel \
+        --disable-pip-version-check --no-build-isolation --no-deps \
+        --wheel-dir "$build_dir" "$build_dir/source" \
+        || die "pip could not build the wheel of $SOURCE_DIR with apt's setuptools (see above); build one on the laptop (.venv/bin/python -m pip wheel --no-deps -w dist .), copy it here and give it with --wheel FILE"
+    built="$build_dir/spielleiter-VERSION-py3-none-any.whl"
+    if [[ "$DRY_RUN" -eq 0 ]]; then
+        built=$(find "$build_dir" -maxdepth 1 -name 'spielleiter-*.whl' | head -n 1)
+        [[ -n "$built" ]] || die "pip built no spielleiter wheel in $build_dir"
     fi
-    built=$(find "$build_dir" -maxdepth 1 -name 'spielleiter-*.whl' | head -n 1)
-    [[ -n "$built" ]] || die "the wheel was not built"
     run install -m 0644 "$built" "$WHEEL_DIR/"
     WHEEL_FILE="$WHEEL_DIR/$(basename -- "$built")"
+    run runuser -u "$builder" -- rm -rf -- "$build_dir"
 }
 
-# The packages apt brings, checked by version inside the virtual environment.
+# The packages apt brings, checked by version inside the virtual environment. A module
+# may come from another distribution (lgpio from PyPI's adafruit-lgpio): its version then.
 check_apt_modules() {
     say "== apt-provided modules"
     run "$VENV/bin/python" -c '
@@ -262,7 +369,10 @@ for item in sys.argv[1].split():
     dist, module, lowest = item.split(":")
     try:
         importlib.import_module(module)
-        version = md.version(dist)
+        try:
+            version = md.version(dist)
+        except md.PackageNotFoundError:
+            version = md.version(md.packages_distributions()[module][0])
     except Exception as exc:
         bad.append(f"{dist}: missing ({exc})")
         continue
@@ -273,21 +383,34 @@ sys.exit("; ".join(bad) if bad else 0)
 ' "$APT_MODULES"
 }
 
-install_program() {
-    say "== virtual environment and program"
-    run install -d -m 0755 "$PREFIX"
-    run "$PYTHON" -m venv --system-site-packages "$VENV"
-    check_apt_modules
-    # the pure-Python dependencies, exactly as pinned and hashed in the lock file
-    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps         --require-hashes --only-binary=:all: -r "$LOCK_FILE"
-    # the program: the wheel, by the hash it has now
+# The program itself: the wheel, by the hash it has now. --force-reinstall replaces the
+# program of an earlier install (the version may be the same), --no-deps leaves the rest.
+install_wheel() {
     local hash="SHA256-OF-THE-WHEEL" requirement="$WHEEL_DIR/spielleiter.requirements.txt"
     if [[ "$DRY_RUN" -eq 0 ]]; then
         hash=$(sha256sum -- "$WHEEL_FILE" | cut -d " " -f 1)
     fi
-    printf 'spielleiter @ file://%s --hash=sha256:%s
-' "$WHEEL_FILE" "$hash"         | write_file "$requirement" 0644
-    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps         --require-hashes --force-reinstall -r "$requirement"
+    printf 'spielleiter @ file://%s --hash=sha256:%s\n' "$WHEEL_FILE" "$hash" \
+        | write_file "$requirement" 0644
+    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
+        --require-hashes --force-reinstall -r "$requirement"
+}
+
+# The venv is made over an existing one in place: an update keeps what it holds.
+install_program() {
+    say "== virtual environment and program"
+    run install -d -m 0755 "$PREFIX"
+    run "$PYTHON" -m venv --system-site-packages "$VENV"
+    if [[ "$LGPIO_FROM" == pypi ]]; then
+        # lgpio, as pinned and hashed: pip takes the one wheel for this machine
+        run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
+            --require-hashes --only-binary=:all: -r "$LGPIO_LOCK_FILE"
+    fi
+    check_apt_modules
+    # the pure-Python dependencies, exactly as pinned and hashed in the lock file
+    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
+        --require-hashes --only-binary=:all: -r "$LOCK_FILE"
+    install_wheel
     run "$VENV/bin/python" -m pip check
 }
 
@@ -347,12 +470,23 @@ EOF
     run systemctl mask "$GETTY_UNIT"
 }
 
+# Whether systemd is running here (sd_booted); not in a chroot or a root without it.
+systemd_running() {
+    [[ -d "$SYSTEMD_RUN_DIR" ]]
+}
+
+# enable works on the files alone; reload and restart need a running systemd.
 install_service() {
     say "== systemd unit $UNIT_NAME"
     run install -m 0644 "$UNIT_SOURCE" "$UNIT_PATH"
-    run systemctl daemon-reload
-    run systemctl enable "$UNIT_NAME"
-    run systemctl try-restart "$UNIT_NAME"
+    if systemd_running; then
+        run systemctl daemon-reload
+        run systemctl enable "$UNIT_NAME"
+        run systemctl try-restart "$UNIT_NAME"
+    else
+        say "note: systemd is not running here ($SYSTEMD_RUN_DIR is missing): no reload or restart; the unit is enabled and starts at the next boot"
+        run systemctl enable "$UNIT_NAME"
+    fi
 }
 
 main() {
@@ -370,6 +504,10 @@ main() {
     configure_boot
     configure_gadget
     install_service
+    if [[ -n "$STOPPED" ]]; then
+        say "== dry run done; the install itself would stop where it says so above"
+        return
+    fi
     say "== done"
     say "Reboot now (sudo reboot) so that I2C and the USB gadget port are switched on;"
     say "then: systemctl status $UNIT_NAME   and   journalctl -u $UNIT_NAME -f"
