@@ -78,6 +78,24 @@ ensure_emulation() {
             || die "cannot mount binfmt_misc: $arch programs cannot run here"
     fi
     [[ -e "/proc/sys/fs/binfmt_misc/qemu-$name" ]] || update-binfmts --enable "qemu-$name"
+    with_credentials "/proc/sys/fs/binfmt_misc/qemu-$name"
+}
+
+# sudo inside the root needs the kernel to honour setuid through qemu: the flags C
+# (credentials of the program, not of qemu; needs O) and F (qemu opened now, so the root
+# needs no copy). Debian registers qemu with PF only: register it again with POCF.
+with_credentials() {
+    local entry=$1 name interpreter flags offset magic mask
+    flags=$(sed -n 's/^flags: //p' "$entry")
+    [[ "$flags" == *C* && "$flags" == *F* ]] && return
+    name=$(basename -- "$entry")
+    interpreter=$(sed -n 's/^interpreter //p' "$entry")
+    offset=$(sed -n 's/^offset //p' "$entry")
+    magic=$(sed -n 's/^magic //p' "$entry" | sed 's/../\\x&/g')
+    mask=$(sed -n 's/^mask //p' "$entry" | sed 's/../\\x&/g')
+    echo -1 >"$entry"
+    printf ':%s:M:%s:%s:%s:%s:POCF\n' "$name" "$offset" "$magic" "$mask" "$interpreter" \
+        >/proc/sys/fs/binfmt_misc/register
 }
 
 # qemu's interpreter path, as the kernel looks it up inside the root (no F flag).
@@ -117,6 +135,7 @@ build() {
             || { tail -n 20 "$dir.log" >&2; die "debootstrap's second stage failed ($dir.log)"; }
     fi
     rm -f "$dir/var/cache/apt/archives/"*.deb
+    chmod 0755 "$dir"  # mktemp made it 0700: the root's / for everyone
     tar -C "$dir" --numeric-owner -cf "$target.tmp" .
     mv -f "$target.tmp" "$target"
     rm -rf "$dir" "$dir.log"
@@ -136,6 +155,7 @@ fresh() {
     fi
     mkdir -p "$dir"
     tar -C "$dir" --numeric-owner -xf "$(tarball "$suite" "$arch")"
+    chmod 0755 "$dir"
     install_emulator "$arch" "$dir"
     # what this machine trusts, the root trusts: its CA bundle and pip settings
     cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/ca-certificates.crt"

@@ -97,7 +97,7 @@ sys.exit(int((np.full(16, 36, dtype=np.int32) // 7 != 5).any()))'; then
     echo "    note: this numpy divides int32 wrongly with AVX-512 (an i386 numpy bug): AVX-512 off"
     export NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
 fi
-/opt/venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+/opt/venv/bin/python -m pytest -p no:cacheprovider "$@"
 EOF
 }
 
@@ -176,7 +176,7 @@ python3 -m venv --system-site-packages /opt/check
 /opt/check/bin/python -m pip install -q "pytest>=8" "hypothesis>=6.100"
 box=$(/opt/spielleiter/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 cd /home/pi/spielleiter
-PYTHONPATH=$box /opt/check/bin/python -m pytest -q -p no:cacheprovider "$@"
+PYTHONPATH=$box /opt/check/bin/python -m pytest -p no:cacheprovider "$@"
 EOF
 }
 
