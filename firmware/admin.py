@@ -20,8 +20,6 @@ Example::
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import math
 import os
 import time
@@ -57,6 +55,8 @@ def hash_pin(pin: str, *, n: int = SCRYPT_N, salt: bytes | None = None) -> str:
     """The stored form of a PIN ("" stays "": no PIN)."""
     if pin == "":
         return ""
+    import hashlib  # here, not at the start: OpenSSL loads only when a PIN is hashed
+
     salt = salt if salt is not None else os.urandom(16)
     digest = hashlib.scrypt(
         pin.encode("utf-8"), salt=salt, n=n, r=SCRYPT_R, p=SCRYPT_P, maxmem=64 * 1024 * 1024
@@ -73,6 +73,9 @@ def verify_pin(given: str, stored: str) -> bool:
     """Whether `given` is the PIN whose stored form is `stored` (constant-time compare)."""
     if not stored:
         return True
+    import hashlib  # here, not at the start: OpenSSL loads only when a PIN is checked
+    import hmac
+
     if not is_hashed(stored):  # a plain PIN not yet migrated
         return hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))
     try:

@@ -7,7 +7,6 @@ players think in a worker thread; the screen says so meanwhile.
 
 from __future__ import annotations
 
-import io
 import logging
 import queue
 import random
@@ -120,6 +119,7 @@ class Box:
         self._jobs: list[tuple[Future[Any], Callable[[Any], None]]] = []
         self._quit = threading.Event()
         self._frame_lock = threading.Lock()
+        self._frame: Canvas | None = None
         self._frame_png = b""
         self._summary: dict[str, Any] = {}
         self.polls: list[Callable[[float], list[KeyEvent]]] = []
@@ -362,10 +362,8 @@ class Box:
         canvas = self.frame()
         note = f"{self.session.record_id}\t{self.session.committed}" if self.session else "-\t0"
         if self.sink.show(canvas.image, note):
-            buf = io.BytesIO()
-            canvas.image.save(buf, "PNG")
             with self._frame_lock:
-                self._frame_png = buf.getvalue()
+                self._frame, self._frame_png = canvas, b""
                 self._summary = top.summary()
 
     def step(self) -> None:
@@ -468,7 +466,10 @@ class Box:
         }
 
     def screen(self) -> tuple[bytes, dict[str, Any]]:
+        """The frame shown now as PNG (encoded when the link first asks), and its summary."""
         with self._frame_lock:
+            if self._frame is not None and not self._frame_png:
+                self._frame_png = self._frame.png()
             return self._frame_png, dict(self._summary)
 
     def settings_changed(self, settings: dict[str, Any]) -> None:

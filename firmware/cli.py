@@ -242,7 +242,7 @@ def _run_box(
         if emulate:
             displays, keyboard = _emulated_panel(args, script is not None, box_ref)
         else:
-            displays, polls = _real_panel(pins, settings, clock, hardware)
+            displays = _real_display(pins, settings, hardware)
     except RuntimeError as exc:
         print(f"spielleiter: {exc}", file=sys.stderr)
         store.close()
@@ -260,8 +260,19 @@ def _run_box(
         store, FrameSink(displays), clock, rng, hardware=hardware, watchdog=watchdog, seeds=seeds
     )
     box_ref.append(box)
-    box.polls.extend(polls)
     box.reload_settings()
+
+    from .ui.menus import main_menu, resume_prompt
+
+    box.push(main_menu(box))
+    unfinished = store.unfinished_record()
+    if unfinished is not None:
+        box.push(resume_prompt(box, unfinished))
+    box.refresh()  # the first frame: the buttons, the spinner, the buzzer and the link follow
+
+    if not emulate:
+        polls = _real_buttons(pins, clock, hardware)
+    box.polls.extend(polls)
     from .spinner_service import open_service
 
     box.spinner = open_service(box, args.spinner, emulate, args.seed)
@@ -272,13 +283,6 @@ def _run_box(
     serial_port = args.serial or (None if emulate else _serial_port(store, pins))
     if serial_port:
         link = _start_link(box, serial_port)
-
-    from .ui.menus import main_menu, resume_prompt
-
-    box.push(main_menu(box))
-    unfinished = store.unfinished_record()
-    if unfinished is not None:
-        box.push(resume_prompt(box, unfinished))
 
     def stop(signum: int, frame: Any) -> None:
         box.quit()
@@ -328,8 +332,12 @@ def _real_panel(
 ) -> tuple[list[Any], list[Any]]:
     """The OLED and the four buttons. A missing part is reported and the box runs on
     without it (the laptop link still works), rather than restarting forever."""
+    return _real_display(pins, settings, hardware), _real_buttons(pins, clock, hardware)
+
+
+def _real_display(pins: Any, settings: dict[str, Any], hardware: dict[str, Any]) -> list[Any]:
+    """The OLED ([] and a line on stderr when it does not answer)."""
     displays: list[Any] = []
-    polls: list[Any] = []
     driver = str(settings.get("display.driver") or pins.display_driver)
     try:
         from .hal.display import open_oled
@@ -344,6 +352,12 @@ def _real_panel(
             flush=True,
         )
         hardware["display"] = None
+    return displays
+
+
+def _real_buttons(pins: Any, clock: Any, hardware: dict[str, Any]) -> list[Any]:
+    """The four buttons' poll ([] and a line on stderr when gpiozero cannot open them)."""
+    polls: list[Any] = []
     try:
         from .hal.buttons import ButtonPanel
 
@@ -355,7 +369,7 @@ def _real_panel(
     except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds
         print(f"spielleiter: buttons unavailable: {exc}", file=sys.stderr, flush=True)
         hardware["buttons"] = False
-    return displays, polls
+    return polls
 
 
 def _buzzer(

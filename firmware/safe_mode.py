@@ -13,7 +13,6 @@ next start: the physical box is trusted.
 
 from __future__ import annotations
 
-import io
 import logging
 import threading
 import time
@@ -161,6 +160,7 @@ class SafeMode:
         self.restored = False
         self._quit = threading.Event()
         self._frame_lock = threading.Lock()
+        self._frame: Canvas | None = None
         self._frame_png = b""
         self.screen = SafeScreen(self)
         self.screen.attach(self)  # type: ignore[arg-type]
@@ -184,6 +184,8 @@ class SafeMode:
 
     def screen_png(self) -> tuple[bytes, dict[str, Any]]:
         with self._frame_lock:
+            if self._frame is not None and not self._frame_png:
+                self._frame_png = self._frame.png()
             return self._frame_png, dict(self._summary)
 
     def settings_changed(self, settings: dict[str, Any]) -> None:
@@ -226,10 +228,8 @@ class SafeMode:
     def refresh(self) -> None:
         canvas = render(self.screen)
         if self.sink.show(canvas.image, f"safe\t{self.fault.kind}"):
-            buf = io.BytesIO()
-            canvas.image.save(buf, "PNG")
             with self._frame_lock:
-                self._frame_png = buf.getvalue()
+                self._frame, self._frame_png = canvas, b""
                 self._summary = self.screen.summary()
 
     def step(self) -> None:

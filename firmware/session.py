@@ -12,7 +12,6 @@ game draws what it would have drawn.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -38,6 +37,8 @@ class MatchEnd:
 
 def derived_seed(*parts: Any) -> int:
     """A 63-bit seed from any parts, the same on every machine and Python."""
+    import hashlib  # here, not at the start: the first frame needs no OpenSSL
+
     digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 

@@ -6,7 +6,6 @@ default lives here. Changes are validated as a whole and applied all or nothing.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -162,6 +161,8 @@ def validate(changes: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in changes.items():
         setting = SETTINGS.get(key)
         if setting is None:
+            import difflib  # only for a mistyped name: not at the start
+
             close = difflib.get_close_matches(str(key), list(SETTINGS), n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise SettingsError(key, f"no such setting{hint}")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import fcntl
-import hashlib
 import json
 import logging
 import os
@@ -808,6 +807,8 @@ def write_restored(path: Path, data: bytes) -> Path | None:
 
 def backup_bytes(data: bytes) -> dict[str, Any]:
     """A backup as the link sends it: base64, size and sha256."""
+    import hashlib  # here, not at the start: the first frame needs no OpenSSL
+
     return {
         "size": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),

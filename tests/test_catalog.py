@@ -1,28 +1,10 @@
-"""The catalog lists every game with its facts, and loads a game's rules only when needed."""
+"""The catalog lists every game with its facts, and loads a game's rules only when needed
+(tests/test_first_frame.py: the first screen loads none)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 from spielleiter import settings
 from spielleiter.games import catalog
-
-HEAVY = (".rules", ".bots", ".sim", ".tips", ".table", ".screens", ".templates", ".faces")
-"""A game's modules that the first screen must not load (rules, computers, data)."""
-
-FIRST_FRAME = """
-import json, sys
-from spielleiter import cli
-code = cli.main(sys.argv[1:])
-print(json.dumps({
-    "code": code,
-    "modules": sorted(m for m in sys.modules if m.startswith("spielleiter.games.")),
-    "numpy": "numpy" in sys.modules,
-}))
-"""
 
 
 def test_every_game_is_listed_with_its_facts() -> None:
@@ -47,23 +29,6 @@ def test_a_house_rules_first_option_is_the_games_default() -> None:
             if rule.setting:
                 key = entry.setting(rule.setting)
                 assert settings.SETTINGS[key].default in rule.options, key
-
-
-def test_the_first_screen_loads_no_games_rules_computers_or_data(tmp_path: Path) -> None:
-    """The box up to its first frame (a fresh process) imports each game's package and its
-    facts only; a game's rules and data come when it is chosen."""
-    keys = tmp_path / "empty.keys"
-    keys.write_text("")
-    argv = [sys.executable, "-c", FIRST_FRAME, "--keys", str(keys), "--display", "none"]
-    done = subprocess.run(
-        [*argv, "--data", str(tmp_path / "data")], capture_output=True, text=True, check=True
-    )
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found["code"] == 0
-    heavy = [m for m in found["modules"] if m.endswith(HEAVY)]
-    assert heavy == []
-    assert {f"{e.package}.info" for e in catalog.entries()} <= set(found["modules"])
-    assert not found["numpy"]
 
 
 def test_a_chosen_game_loads_its_rules() -> None:

@@ -21,7 +21,6 @@ Adding a game is a new package under ``games/`` plus one line in :data:`PACKAGES
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -264,6 +263,8 @@ def entry(game: str) -> GameEntry:
     for found in entries():
         if found.id == game:
             return found
+    import difflib  # only for a mistyped name: not at the start
+
     close = difflib.get_close_matches(str(game), names(), n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise UnknownGame(f"unknown game {game!r}{hint}; known: {', '.join(names())}")

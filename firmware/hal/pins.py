@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +54,17 @@ product = "Spielleiter"
 """The default build's wiring, for the safe-mode panel when pins.toml is missing or broken."""
 
 
+def shipped_folder() -> Path:
+    """The folder of the package spielleiter.hardware (by its file, which an installed box
+    and a checkout both have: importlib.resources would cost the first frame a tenth of a
+    second on a Pi Zero)."""
+    return Path(importlib.import_module("spielleiter.hardware").__file__ or "").parent
+
+
 def load_pin_map(path: Path | None = None, text: str | None = None) -> PinMap:
     """Parse pins.toml (the packaged one unless a path or the text is given)."""
     if text is None and path is None:
-        text = (resources.files("spielleiter.hardware") / "pins.toml").read_text("utf-8")
+        text = (shipped_folder() / "pins.toml").read_text("utf-8")
     elif text is None:
         assert path is not None
         text = Path(path).read_text("utf-8")

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +156,8 @@ class Watchdog:
             return False
         try:
             if self._socket is None:
+                import socket  # only a box under systemd talks to it (the first frame is out)
+
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             self._socket.sendto(message.encode(), self.address)
         except OSError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageChops, ImageDraw
@@ -31,6 +32,12 @@ class Canvas:
     def __init__(self) -> None:
         self.image = Image.new("1", (WIDTH, HEIGHT), 0)
         self.draw = ImageDraw.Draw(self.image)
+
+    def png(self) -> bytes:
+        """The frame as a PNG file (for the laptop link; the panel never needs one)."""
+        buf = io.BytesIO()
+        self.image.save(buf, "PNG")
+        return buf.getvalue()
 
     @staticmethod
     def text_width(text: str, size: str = TEXT) -> int:
