@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 
 import numpy as np
 import pytest
-from spielleiter.games.besenbingo.bots import LEVELS, Solver, choose, play_out, simulate
-from spielleiter.games.besenbingo.rules import BesenbingoGame
-from spielleiter.games.besenbingo.templates import default_templates
+from spielleiter.games.besenbingo.bots import (
+    LEVELS,
+    SHIPPED_FILE,
+    Solver,
+    choose,
+    play_out,
+    shipped_file,
+    shipped_values,
+    simulate,
+)
+from spielleiter.games.besenbingo.rules import MINUS, BesenbingoGame, advance
+from spielleiter.games.besenbingo.templates import default_templates, validate_template
 
 
 def play(game: BesenbingoGame, deck: list[int], level: str = "stark", seed: int = 0):
@@ -91,3 +102,38 @@ def test_an_unknown_level_is_refused() -> None:
     state.apply_action(2)
     with pytest.raises(ValueError, match="unknown level"):
         choose(state.view(0), level="gemein", rng=random.Random(0))
+
+
+def test_the_shipped_stark_tables_are_what_the_solver_computes() -> None:
+    """data/stark.json cannot go stale: every default template's top of the table, computed
+    here in full, equals the shipped one (tools/besenbingo_tables.py writes it again)."""
+    templates = default_templates()
+    shipped = json.loads(
+        resources.files("spielleiter.games.besenbingo").joinpath("data", SHIPPED_FILE).read_text()
+    )
+    assert shipped == shipped_file(templates)
+    assert [t["name"] for t in shipped["templates"]] == [t.name for t in templates]
+    assert all(Solver(t).prepared and not Solver(t, shipped=False).prepared for t in templates)
+
+
+def test_an_uploaded_template_has_no_shipped_table() -> None:
+    own = validate_template(dict(default_templates()[0].to_json(), name="Eigene"))
+    assert shipped_values(own) == {} and shipped_values(default_templates()[0])
+
+
+def test_stark_decides_the_same_with_the_shipped_table_as_with_a_built_one() -> None:
+    rng = random.Random(21)
+    for template in default_templates()[:4]:
+        built, shipped = Solver(template, shipped=False), Solver(template)
+        built.expected_score()
+        for _ in range(5):
+            deck = rng.sample(range(1, 9), 8)
+            crossed, progress, revealed = 0, (0, 0, 0, 0, 0), []
+            for tower in deck[1:]:
+                revealed.append(tower)
+                best = built.best_move(revealed, crossed, progress)
+                assert shipped.best_move(revealed, crossed, progress) == best
+                action = best[0]
+                if action != MINUS:
+                    crossed |= 1 << (action // 4)
+                progress = advance(progress, action)

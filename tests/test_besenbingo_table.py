@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from spielleiter.games.base import CHANCE, IllegalActionError, Seat
+from spielleiter.games.besenbingo import bots
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS
 from spielleiter.games.besenbingo.table import (
     GAME,
@@ -188,13 +189,28 @@ def test_solo_rounds_beat_the_previous_score_on_the_next_template(store: Store) 
     assert third.next_round() is None  # the last of three Durchgänge
 
 
-def test_stark_computers_prepare_before_the_first_tower(store: Store) -> None:
-    table = new_table(store, [ANNA, STARK], deferred=True)
+def test_stark_computers_on_the_shipped_templates_are_ready_at_once(store: Store) -> None:
+    bots.Solver._cached.cache_clear()  # nothing built earlier in this process
+    table = new_table(store, [ANNA, STARK, STARK], deferred=True)
+    assert table.prepared and table.phase == "first" and not table.busy
+    assert table.session.committed == 1 and table.host.pending == []
+
+
+def test_stark_computers_prepare_an_uploaded_template_before_the_first_tower(
+    store: Store,
+) -> None:
+    bots.Solver._cached.cache_clear()
+    own = dict(default_templates()[0].to_json(), name="Eigene")
+    store.put_boards(GAME, {"Eigene": own})
+    seats, boards = [ANNA, STARK], [default_templates()[1].name, "Eigene"]
+    table = new_table(store, seats, deferred=True, templates=boards)
     assert table.phase == "preparing" and table.busy and table.session.committed == 0
     with pytest.raises(IllegalActionError, match="Computer"):
         table.proceed()
     table.host.run_pending()
     assert table.prepared and table.session.committed == 1  # then the silent tower
+    again = new_table(store, seats, deferred=True, templates=boards)
+    assert again.prepared  # built once a run: the next Durchgang on it starts at once
 
 
 def test_a_computers_late_answer_after_leaving_is_dropped(store: Store) -> None:

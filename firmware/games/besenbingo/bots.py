@@ -10,6 +10,13 @@ again, so they are dropped from the key, which keeps the table small.
 Levels: "stark" (exact expectation), "normal" (the most points this turn),
 "leicht" (any legal move).
 
+The table's positions with SHIPPED_UNKNOWN or more towers unknown (a few hundred per
+template, the costly top of the recursion) ship for the default templates in
+data/stark.json, so a Durchgang on them starts at once and each decision computes only
+the positions below (milliseconds). `python tools/besenbingo_tables.py` writes the file
+again after the templates change; a test checks that it equals what the Solver computes.
+A template without shipped positions (an uploaded one) is prepared at the start.
+
 Example::
 
     >>> from spielleiter.games.besenbingo.templates import default_templates
@@ -21,15 +28,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS, Progress, advance, row_options
 from spielleiter.games.besenbingo.templates import TOWERS, Template, validate_template
 
+if TYPE_CHECKING:
+    import numpy as np
+
 LEVELS = ("leicht", "normal", "stark")
+SHIPPED_UNKNOWN = 6
+"""Positions with at least this many towers unknown ship in data/stark.json."""
+SHIPPED_FILE = "stark.json"
 
 _START: Progress = (0, 0, 0, 0, 0)
 _ALL = (1 << len(TOWERS)) - 1
@@ -55,7 +68,9 @@ class Solver:
     progress), and a table entry is keyed by one int made of all three.
     """
 
-    def __init__(self, template: Template) -> None:
+    def __init__(self, template: Template, shipped: bool = True) -> None:
+        """A solver of `template`, its table started with the shipped positions (unless
+        `shipped` is False: the tests compare those with a table computed here)."""
         self.template = template
         self._towers = []
         for i, t in enumerate(TOWERS):
@@ -68,7 +83,7 @@ class Solver:
                     self._relevant[unknown] |= mask
         self._moves_at: dict[int, tuple[int, list[tuple[int, int, int, int]]]] = {}
         self._landings: dict[int, list[tuple[int, int, int, int]]] = {}
-        self._values: dict[int, float] = {}
+        self._values: dict[int, float] = dict(shipped_values(template)) if shipped else {}
         self._greedy: dict[int, float] = {}
 
     @staticmethod
@@ -165,6 +180,19 @@ class Solver:
             crossed |= 1 << (action // 4)
         return gain + self.value(unknown, crossed, advance(progress, action))
 
+    @property
+    def prepared(self) -> bool:
+        """The costly top of the table is known (shipped, or computed in this process)."""
+        return (_ALL | _pack(_START) << 24) in self._values
+
+    def top_of_table(self) -> list[tuple[int, float]]:
+        """The table's positions with SHIPPED_UNKNOWN or more towers unknown, as
+        (key, expected points to come), computed in full (what data/stark.json ships)."""
+        self.expected_score()
+        return sorted(
+            (k, v) for k, v in self._values.items() if (k & _ALL).bit_count() >= SHIPPED_UNKNOWN
+        )
+
     def expected_score(self) -> float:
         """The expected final score of the strongest play, before the silent tower is drawn."""
         return self.value(_ALL, 0, _START)
@@ -188,10 +216,58 @@ class Solver:
 
 
 def prepare(template: Template) -> float:
-    """Fill a template's whole table (about a third of a second here) so that every
-    later decision is a look-up; returns the expected final score of the strongest play.
-    The app calls it off the UI thread when a game with computer players starts."""
+    """Fill a template's whole table (a tenth of a second on a laptop, seconds on a Pi
+    Zero) so that every later decision is quick; returns the expected final score of the
+    strongest play. The table calls it off the UI thread, for templates not `prepared`."""
     return Solver.of(template).expected_score()
+
+
+def prepared(template: Template) -> bool:
+    """Whether Stark decides on `template` at once (its table's top shipped or built)."""
+    return Solver.of(template).prepared
+
+
+def template_key(template: Template) -> str:
+    """A template's key in data/stark.json: the SHA-256 of its canonical JSON (name and
+    every field), so an uploaded template that differs in anything has no shipped table."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(template.to_json(), sort_keys=True).encode()).hexdigest()
+
+
+def shipped_values(template: Template) -> dict[int, float]:
+    """The positions data/stark.json ships for `template` ({} for any other template)."""
+    return _shipped().get(template_key(template), {})
+
+
+@cache
+def _shipped() -> dict[str, dict[int, float]]:
+    text = resources.files(__package__).joinpath(f"data/{SHIPPED_FILE}").read_text("utf-8")
+    return {
+        entry["template"]: {int(k): float(v) for k, v in entry["values"]}
+        for entry in json.loads(text)["templates"]
+    }
+
+
+def shipped_file(templates: Iterable[Template]) -> dict[str, Any]:
+    """The contents of data/stark.json for `templates`, computed in full here."""
+    return {
+        "about": (
+            "Besenbingo's Stark: the expected points still to come at every position with "
+            f"{SHIPPED_UNKNOWN} or more towers unknown, as [key, points] (bots.Solver's "
+            "keys), for each shipped template. Written by tools/besenbingo_tables.py; "
+            "tests/test_besenbingo_bots.py checks it against the Solver."
+        ),
+        "shipped_unknown": SHIPPED_UNKNOWN,
+        "templates": [
+            {
+                "name": t.name,
+                "template": template_key(t),
+                "values": [[k, v] for k, v in Solver(t, shipped=False).top_of_table()],
+            }
+            for t in templates
+        ],
+    }
 
 
 def _sheet_of(view: dict[str, Any]) -> tuple[Template, int, Progress]:
@@ -253,7 +329,10 @@ def play_out(template: Template, towers: Sequence[int], seed: int = 0) -> tuple[
 
 
 def simulate(template: Template, games: int, seed: int = 0) -> np.ndarray:
-    """Final scores of `games` Durchgänge of the strongest play, on shuffled tower decks."""
+    """Final scores of `games` Durchgänge of the strongest play, on shuffled tower decks
+    (for the tests and the benchmark: the box never loads numpy for Besenbingo)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     decks = rng.permuted(np.tile(np.array(TOWERS), (games, 1)), axis=1)
     return np.array(

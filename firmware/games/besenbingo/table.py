@@ -115,8 +115,9 @@ class BesenbingoTable(Table):
         self.solo: dict[str, Any] | None = meta.get("solo")
         """Solo play: round, rounds, boards and the score to beat (None otherwise)."""
         self.preparing = False
-        self.prepared = self.paper or not self.stark_templates()
-        """The Stark computers' tables are built (or none are needed)."""
+        self.prepared = self.paper or all(map(bots.prepared, self.stark_templates()))
+        """The Stark computers' tables are ready: shipped with the default templates, built
+        earlier in this run, or none needed; others are built before the first tower."""
         self.ordered = len(self.state.revealed)
         """Towers that Weiter has asked for (a resumed Durchgang waits for the next one)."""
         self.results_shown = len(self.state.revealed)
@@ -211,7 +212,7 @@ class BesenbingoTable(Table):
         if self.preparing or self.closed:
             return
         self.preparing = True
-        templates = self.stark_templates()
+        templates = [t for t in self.stark_templates() if not bots.prepared(t)]
         generation = self._generation
 
         def work() -> None:
