@@ -129,12 +129,12 @@ def scalar_rate() -> float:
     return SCALAR_PLAYOUTS / (time.perf_counter() - t)
 
 
-def positions() -> list[dict]:
+def positions(players: int = PLAYERS) -> list[dict]:
     """Decisions from rounds of Normal players, spread over the round."""
     rng = random.Random(3)
     views: list[dict] = []
     while len(views) < POSITIONS:
-        state = SpeedtombolaGame({"players": PLAYERS}).new_initial_state()
+        state = SpeedtombolaGame({"players": players}).new_initial_state()
         seen = []
         while not state.is_terminal():
             if state.is_chance_node():
