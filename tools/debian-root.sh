@@ -56,15 +56,21 @@ qemu_name() {
     esac
 }
 
+# One at a time (make -j2 pi-check): apt's installs and qemu's registration.
+lock() { exec 9>"$ROOT_CACHE.lock" && flock 9; }
+unlock() { flock -u 9; }
+
 apt_install() {
     local missing=() package
     for package in "$@"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     [[ ${#missing[@]} -eq 0 ]] && return
+    lock
     say "installing ${missing[*]} with apt-get"
     apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+    unlock
 }
 
 # qemu-user-static registered with the kernel, for a foreign ARCH.
@@ -73,12 +79,14 @@ ensure_emulation() {
     runs_natively "$arch" && return
     apt_install qemu-user-static binfmt-support
     name=$(qemu_name "$arch")
+    lock
     if [[ ! -e /proc/sys/fs/binfmt_misc/register ]]; then
         mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc \
             || die "cannot mount binfmt_misc: $arch programs cannot run here"
     fi
     [[ -e "/proc/sys/fs/binfmt_misc/qemu-$name" ]] || update-binfmts --enable "qemu-$name"
     with_credentials "/proc/sys/fs/binfmt_misc/qemu-$name"
+    unlock
 }
 
 # sudo inside the root needs the kernel to honour setuid through qemu: the flags C
@@ -98,17 +106,6 @@ with_credentials() {
         >/proc/sys/fs/binfmt_misc/register
 }
 
-# qemu's interpreter path, as the kernel looks it up inside the root (no F flag).
-install_emulator() {
-    local arch=$1 dir=$2 name interpreter
-    runs_natively "$arch" && return
-    name=$(qemu_name "$arch")
-    interpreter=$(sed -n 's/^interpreter //p' "/proc/sys/fs/binfmt_misc/qemu-$name")
-    install -D -m 0755 "/usr/bin/qemu-$name-static" "$dir/usr/bin/qemu-$name-static"
-    mkdir -p "$dir$(dirname "$interpreter")"
-    ln -sfn "/usr/bin/qemu-$name-static" "$dir$interpreter"
-}
-
 tarball() { printf '%s/%s-%s.tar\n' "$ROOT_CACHE" "$1" "$2"; }
 
 build() {
@@ -123,17 +120,12 @@ build() {
     mkdir -p "$ROOT_CACHE"
     dir=$(mktemp -d "$ROOT_CACHE/build-$suite-$arch.XXXXXX")
     started=$SECONDS
-    say "debootstrap $suite $arch (a few minutes natively, longer under qemu)"
-    if runs_natively "$arch"; then
-        debootstrap --arch="$arch" --variant=minbase --include="$BASE_PACKAGES" \
-            "$suite" "$dir" "$(mirror)" >"$dir.log" 2>&1 || { tail -n 20 "$dir.log" >&2; die "debootstrap failed ($dir.log)"; }
-    else
-        debootstrap --foreign --arch="$arch" --variant=minbase --include="$BASE_PACKAGES" \
-            "$suite" "$dir" "$(mirror)" >"$dir.log" 2>&1 || { tail -n 20 "$dir.log" >&2; die "debootstrap failed ($dir.log)"; }
-        install_emulator "$arch" "$dir"
-        chroot "$dir" /debootstrap/debootstrap --second-stage >>"$dir.log" 2>&1 \
-            || { tail -n 20 "$dir.log" >&2; die "debootstrap's second stage failed ($dir.log)"; }
-    fi
+    say "debootstrap $suite $arch (about a minute natively, 3-4 under qemu)"
+    # one stage: with qemu registered (F) the packages' scripts run in the root, and
+    # debootstrap's own work (reading the archive's lists) at full speed here
+    debootstrap --arch="$arch" --variant=minbase --include="$BASE_PACKAGES" \
+        "$suite" "$dir" "$(mirror)" >"$dir.log" 2>&1 \
+        || { tail -n 20 "$dir.log" >&2; die "debootstrap failed ($dir.log)"; }
     rm -f "$dir/var/cache/apt/archives/"*.deb
     chmod 0755 "$dir"  # mktemp made it 0700: the root's / for everyone
     tar -C "$dir" --numeric-owner -cf "$target.tmp" .
@@ -156,7 +148,6 @@ fresh() {
     mkdir -p "$dir"
     tar -C "$dir" --numeric-owner -xf "$(tarball "$suite" "$arch")"
     chmod 0755 "$dir"
-    install_emulator "$arch" "$dir"
     # what this machine trusts, the root trusts: its CA bundle and pip settings
     cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/ca-certificates.crt"
     [[ -f /etc/pip.conf ]] && cp /etc/pip.conf "$dir/etc/pip.conf"

@@ -176,6 +176,9 @@ python3 -m venv --system-site-packages /opt/check
 /opt/check/bin/python -m pip install -q "pytest>=8" "hypothesis>=6.100"
 box=$(/opt/spielleiter/venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 cd /home/pi/spielleiter
+/opt/spielleiter/venv/bin/python -c 'import numpy, PIL, platform
+print("    the box: python", platform.python_version(), platform.machine(),
+      "numpy", numpy.__version__, "intp", numpy.dtype(numpy.intp).name, "Pillow", PIL.__version__)'
 PYTHONPATH=$box /opt/check/bin/python -m pytest -p no:cacheprovider "$@"
 EOF
 }
