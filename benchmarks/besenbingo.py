@@ -8,16 +8,33 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Iterator
 
 from spielleiter.games.base import sample_chance
 from spielleiter.games.besenbingo.bots import Solver, choose, simulate
-from spielleiter.games.besenbingo.rules import BesenbingoGame
-from spielleiter.games.besenbingo.templates import default_templates
+from spielleiter.games.besenbingo.rules import BesenbingoGame, BesenbingoState
+from spielleiter.games.besenbingo.templates import Template, default_templates
 
 GAMES = 300
 """Simulated Durchgänge per template."""
 WARM_GAMES = 60
 """Nine-seat games whose decisions are timed once the tables are built."""
+
+
+def stark_durchgaenge(
+    templates: list[Template], games: int
+) -> Iterator[tuple[int, BesenbingoState]]:
+    """(game number, state) at each decision of nine-seat Durchgänge on `templates`, the
+    same deals every run; the caller applies a move to each state before the next."""
+    rng = random.Random(1)
+    game = BesenbingoGame({"players": 9, "templates": [t.name for t in templates]})
+    for g in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            yield g, state
 
 
 def ms(seconds: list[float]) -> str:
@@ -45,19 +62,12 @@ def main() -> None:
     print(f"the whole table per template (what prepare() builds for an uploaded one): {ms(builds)}")
 
     warm: list[float] = []
-    rng = random.Random(1)
-    game = BesenbingoGame({"players": 9, "templates": [t.name for t in templates]})
-    for g in range(WARM_GAMES):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            view = state.view(state.current_player())
-            start = time.perf_counter()
-            action = choose(view, level="stark", rng=random.Random(g))
-            warm.append(time.perf_counter() - start)
-            state.apply_action(action)
+    for g, state in stark_durchgaenge(templates, WARM_GAMES):
+        view = state.view(state.current_player())
+        start = time.perf_counter()
+        action = choose(view, level="stark", rng=random.Random(g))
+        warm.append(time.perf_counter() - start)
+        state.apply_action(action)
     print(f"decision in play, 9 seats ({len(warm)} decisions): {ms(warm)}")
 
     greedy = [Solver.of(t).greedy_score() for t in templates]

@@ -42,13 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import besenbingo
 import bungee_stark
 import device
 import engel_bengel
 import tombola_sim
-from spielleiter.games.base import sample_chance
 from spielleiter.games.besenbingo import bots as besen_bots
-from spielleiter.games.besenbingo.rules import BesenbingoGame
 from spielleiter.games.besenbingo.templates import default_templates
 from spielleiter.games.bungee import bots as bungee_bots
 from spielleiter.games.engel_bengel import bots as engel_bots
@@ -357,18 +356,11 @@ def besenbingo_times(games: int) -> tuple[dict[str, list[float]], float]:
     templates = default_templates()
     prepared = cpu(lambda: [besen_bots.prepare(t) for t in templates]) / len(templates)
     times: dict[str, list[float]] = {level: [] for level in besen_bots.LEVELS}
-    rng = random.Random(1)
-    game = BesenbingoGame({"players": 9, "templates": [t.name for t in templates]})
-    for g in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            view = state.view(state.current_player())
-            for level in besen_bots.LEVELS:
-                times[level].append(cpu(besen_bots.choose, view, level=level, rng=random.Random(g)))
-            state.apply_action(besen_bots.choose(view, level="stark", rng=random.Random(g)))
+    for g, state in besenbingo.stark_durchgaenge(templates, games):
+        view = state.view(state.current_player())
+        for level in besen_bots.LEVELS:
+            times[level].append(cpu(besen_bots.choose, view, level=level, rng=random.Random(g)))
+        state.apply_action(besen_bots.choose(view, level="stark", rng=random.Random(g)))
     return times, prepared
 
 
