@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from spielleiter.games.speedtombola import arena, opponents
-from spielleiter.games.speedtombola.belief import FAMILY, posterior, summary
+from spielleiter.games.speedtombola.belief import FAMILY, posterior, summary, take_chance
 from spielleiter.games.speedtombola.bots import NORMAL
 from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame
 from spielleiter.games.speedtombola.sim import Policy
@@ -70,6 +70,23 @@ def test_a_seat_that_plays_one_way_is_recognised(name: str) -> None:
         for p in FAMILY
     ]  # fmt: skip
     assert float(np.dot(belief, agree)) > 0.9, "the belief rests on policies that agree"
+
+
+def test_each_policy_alone_gets_the_chances_it_gets_among_all() -> None:
+    rng = random.Random(4)
+    decisions = [
+        {k: rng.randint(0, 30) for k in ("cost", "lot", "drum", "pot", "groschen")}
+        for _ in range(25)
+    ]
+    sharp = Policy(cost=1, lot=0.1, drum=0.2, bias=1, noise=0, milk=2, reserve=2, slope=1)
+    family = (*FAMILY, sharp)
+    together = take_chance(family, decisions)
+    assert together.shape == (len(family), len(decisions))
+    for k, policy in enumerate(family):
+        assert np.array_equal(take_chance([policy], decisions)[0], together[k])
+    assert set(np.unique(together[-1])) <= {0.0, 1.0}
+    forced = [i for i, d in enumerate(decisions) if d["groschen"] == 0]
+    assert forced and (together[:, forced] == 1.0).all()
 
 
 def test_a_forced_take_says_nothing() -> None:

@@ -44,22 +44,25 @@ FAMILY: tuple[Policy, ...] = tuple(
 
 
 def take_chance(policies: Sequence[Policy], decisions: Sequence[Mapping[str, Any]]) -> np.ndarray:
-    """(K, D): the chance that each policy takes at each decision (1 when it must)."""
-    cost = np.array([d["cost"] for d in decisions], dtype=np.float64)
-    lot = np.array([d["lot"] for d in decisions], dtype=np.float64)
-    drum = np.array([d["drum"] for d in decisions], dtype=np.float64)
-    pot = np.array([d["pot"] for d in decisions], dtype=np.float64)
-    groschen = np.array([d["groschen"] for d in decisions], dtype=np.float64)
-    chances = []
-    for p in policies:
-        base = p.cost * cost + p.lot * lot + p.drum * drum + p.bias + p.milk * (cost <= 0)
-        allowance = pot + p.slope * np.maximum(0.0, p.reserve - groschen)
-        if p.noise > 0:
-            chance = np.clip(((allowance - base) / p.noise + 1.0) / 2.0, 0.0, 1.0)
-        else:
-            chance = (np.ceil(base) <= allowance).astype(np.float64)
-        chances.append(np.where(groschen == 0, 1.0, chance))
-    return np.array(chances).reshape(len(policies), len(decisions))
+    """(K, D): the chance that each policy takes at each decision (1 when it must).
+    All policies at once, each (K, D) cell by the same float steps as one policy alone."""
+
+    def seen(key: str) -> np.ndarray:
+        return np.array([d[key] for d in decisions], dtype=np.float64)
+
+    def each(name: str) -> np.ndarray:
+        return np.array([float(getattr(p, name)) for p in policies])[:, None]
+
+    cost, lot, drum, pot, groschen = (seen(k) for k in ("cost", "lot", "drum", "pot", "groschen"))
+    base = each("cost") * cost + each("lot") * lot + each("drum") * drum + each("bias")
+    base = base + each("milk") * (cost <= 0)
+    allowance = pot + each("slope") * np.maximum(0.0, each("reserve") - groschen)
+    noise = each("noise")
+    noisy = noise > 0
+    smooth = np.clip(((allowance - base) / np.where(noisy, noise, 1.0) + 1.0) / 2.0, 0.0, 1.0)
+    sharp = (np.ceil(base) <= allowance).astype(np.float64)
+    chance = np.where(noisy, smooth, sharp)
+    return np.where(groschen == 0, 1.0, chance).reshape(len(policies), len(decisions))
 
 
 def posterior(
