@@ -150,6 +150,11 @@ fresh() {
     chmod 0755 "$dir"
     # what this machine trusts, the root trusts: its CA bundle and pip settings
     cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/ca-certificates.crt"
+    # ... and its local CAs, kept where the root's update-ca-certificates finds them
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+        mkdir -p "$dir/usr/local/share/ca-certificates"
+        cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+    fi
     [[ -f /etc/pip.conf ]] && cp /etc/pip.conf "$dir/etc/pip.conf"
     cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
     printf 'deb %s %s main\n' "$(mirror)" "$suite" >"$dir/etc/apt/sources.list"

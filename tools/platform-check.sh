@@ -121,10 +121,34 @@ EOF
 
 # The person's steps: the checkout in their home, then sudo hardware/install-pi.sh.
 install_as_pi() {
-    inside runuser -u pi -- /bin/bash -c \
-        'cd ~/spielleiter && sudo hardware/install-pi.sh --force' >"$WORK_DIR/$NAME-install.log" 2>&1 \
-        || { tail -n 30 "$WORK_DIR/$NAME-install.log"; return 1; }
-    grep -E '^(==|note|warning|install-pi)' "$WORK_DIR/$NAME-install.log" | sed 's/^/    /'
+    local log="$WORK_DIR/$NAME-install.log"
+    if ! run_script >"$log" 2>&1; then
+        if ! grep -q '^install-pi.sh: no lgpio for Python' "$log"; then
+            tail -n 30 "$log"
+            return 1
+        fi
+        # where no lgpio wheel fits, the script says what to do; do as the docs say
+        grep '^install-pi.sh:' "$log" | sed 's/^/    /'
+        echo "    following docs/install-pi.md: lgpio built from source, then the script again"
+        docs_lgpio_build >"$ROOT/tmp/lgpio-build.sh"
+        inside runuser -u pi -- /bin/bash -euo pipefail /tmp/lgpio-build.sh >"$log.lgpio" 2>&1 \
+            || { tail -n 30 "$log.lgpio"; return 1; }
+        run_script >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
+    fi
+    grep -E '^(==|note|warning|install-pi)' "$log" | sed 's/^/    /'
+}
+
+run_script() {
+    inside runuser -u pi -- /bin/bash -c 'cd ~/spielleiter && sudo hardware/install-pi.sh --force'
+}
+
+# The commands docs/install-pi.md gives for building lgpio where no wheel fits.
+docs_lgpio_build() {
+    awk '/^### lgpio where the archive has none/ { section = 1; next }
+         section && /^##/ { exit }
+         section && /^```sh/ { inside = 1; next }
+         inside && /^```/ { exit }
+         inside { print }' "$CHECKOUT/docs/install-pi.md"
 }
 
 # The docs' key script on the installed box, frames compared byte for byte with this machine's.
