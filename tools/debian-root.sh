@@ -178,6 +178,8 @@ emulated_cpu() {
 enter() {
     local dir=$1 status=0
     shift
+    ENTERED=$dir
+    trap 'leave "$ENTERED"' EXIT  # interrupted too: nothing stays mounted
     mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc"
     mountpoint -q "$dir/dev" || mount --rbind /dev "$dir/dev"
     mountpoint -q "$dir/sys" || mount --rbind /sys "$dir/sys"
