@@ -24,7 +24,7 @@ from .hal.display import FrameSink
 from .hal.keys import MENU, Key, KeyEvent
 from .session import Session
 from .store import Store, is_full
-from .ui.canvas import Canvas
+from .ui.canvas import Canvas, ShownFrame
 from .ui.screen import Screen, render
 from .ui.take_back import TakeBackScreen
 
@@ -118,10 +118,7 @@ class Box:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
         self._jobs: list[tuple[Future[Any], Callable[[Any], None]]] = []
         self._quit = threading.Event()
-        self._frame_lock = threading.Lock()
-        self._frame: Canvas | None = None
-        self._frame_png = b""
-        self._summary: dict[str, Any] = {}
+        self._shown = ShownFrame()
         self.polls: list[Callable[[float], list[KeyEvent]]] = []
         self.spinner: Any = None
         self.buzzer: Any = None
@@ -362,9 +359,7 @@ class Box:
         canvas = self.frame()
         note = f"{self.session.record_id}\t{self.session.committed}" if self.session else "-\t0"
         if self.sink.show(canvas.image, note):
-            with self._frame_lock:
-                self._frame, self._frame_png = canvas, b""
-                self._summary = top.summary()
+            self._shown.shown(canvas, top.summary())
 
     def step(self) -> None:
         """One pass of the loop: buttons, queued events, finished jobs, time, frame."""
@@ -467,10 +462,7 @@ class Box:
 
     def screen(self) -> tuple[bytes, dict[str, Any]]:
         """The frame shown now as PNG (encoded when the link first asks), and its summary."""
-        with self._frame_lock:
-            if self._frame is not None and not self._frame_png:
-                self._frame_png = self._frame.png()
-            return self._frame_png, dict(self._summary)
+        return self._shown.png()
 
     def settings_changed(self, settings: dict[str, Any]) -> None:
         self.call_soon(self.reload_settings)

@@ -24,7 +24,7 @@ from . import __version__, admin
 from .hal.display import FrameSink
 from .hal.keys import Key, KeyEvent
 from .store import FILE_NAME, Store, StoreFault, newest_pin, write_restored
-from .ui.canvas import Canvas
+from .ui.canvas import Canvas, ShownFrame
 from .ui.fonts import SMALL
 from .ui.screen import Screen, SoftKey, render
 
@@ -159,12 +159,9 @@ class SafeMode:
         self.pin_guard = admin.PinGuard(self._values, now)
         self.restored = False
         self._quit = threading.Event()
-        self._frame_lock = threading.Lock()
-        self._frame: Canvas | None = None
-        self._frame_png = b""
+        self._shown = ShownFrame()
         self.screen = SafeScreen(self)
         self.screen.attach(self)  # type: ignore[arg-type]
-        self._summary: dict[str, Any] = {}
 
     # --- what the link asks ---------------------------------------------------
     def hello(self) -> dict[str, Any]:
@@ -183,10 +180,7 @@ class SafeMode:
         }
 
     def screen_png(self) -> tuple[bytes, dict[str, Any]]:
-        with self._frame_lock:
-            if self._frame is not None and not self._frame_png:
-                self._frame_png = self._frame.png()
-            return self._frame_png, dict(self._summary)
+        return self._shown.png()
 
     def settings_changed(self, settings: dict[str, Any]) -> None:
         """Nothing is live in safe mode."""
@@ -228,9 +222,7 @@ class SafeMode:
     def refresh(self) -> None:
         canvas = render(self.screen)
         if self.sink.show(canvas.image, f"safe\t{self.fault.kind}"):
-            with self._frame_lock:
-                self._frame, self._frame_png = canvas, b""
-                self._summary = self.screen.summary()
+            self._shown.shown(canvas, self.screen.summary())
 
     def step(self) -> None:
         now = self.clock()

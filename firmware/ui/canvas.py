@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -118,3 +120,26 @@ class Canvas:
             self.text((x, y), line, size)
             y += ch + 1
         return y
+
+
+class ShownFrame:
+    """The frame on the panel now and its screen's summary, as the laptop link asks for
+    them from its own thread: the PNG is encoded once, when first asked, never per frame."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._canvas: Canvas | None = None
+        self._png = b""
+        self._summary: dict[str, Any] = {}
+
+    def shown(self, canvas: Canvas, summary: dict[str, Any]) -> None:
+        """`canvas` went to the panel (it is not drawn on again)."""
+        with self._lock:
+            self._canvas, self._png, self._summary = canvas, b"", summary
+
+    def png(self) -> tuple[bytes, dict[str, Any]]:
+        """(PNG of the frame shown now, b"" before the first; a copy of its summary)."""
+        with self._lock:
+            if self._canvas is not None and not self._png:
+                self._png = self._canvas.png()
+            return self._png, dict(self._summary)

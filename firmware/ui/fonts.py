@@ -33,6 +33,8 @@ def font(size: str = TEXT) -> ImageFont.ImageFont:
     """One of the bundled fonts: TINY, SMALL, TEXT or LARGE."""
     folder = Path(__file__).with_name("fonts")  # beside this module (see above)
     loaded = ImageFont.ImageFont()
+    # ImageFont.load without its Image.open: a private method, the same in Pillow 9.4
+    # and 13 (make floor and the goldens draw with both)
     with (folder / f"misc-fixed-{size}.pil").open("rb") as metrics:
         loaded._load_pilfont_data(metrics, glyphs((folder / f"misc-fixed-{size}.pbm").read_bytes()))
     return loaded
