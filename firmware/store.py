@@ -22,7 +22,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -487,25 +487,43 @@ class Store:
         index: int,
         action: int,
         finish: tuple[str, list[Award], Mapping[str, Any], Mapping[str, Any]] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> None:
         """Commit one action at its place in the record (durable when this returns).
 
         `finish` = (game, awards, meta, values) ends the match in the same transaction:
         the awards go to the Bestenliste, the meta and store values are written and the
-        record is marked finished, or none of it happens.
+        record is marked finished, or none of it happens. `meta` (without `finish`)
+        rewrites the record's meta with the action.
         """
+        self.append_actions(record_id, index, [action], finish, meta)
+
+    def append_actions(
+        self,
+        record_id: int,
+        index: int,
+        actions: Sequence[int],
+        finish: tuple[str, list[Award], Mapping[str, Any], Mapping[str, Any]] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Commit several actions from `index` on in one transaction (a table of hands):
+        all of them are stored, or none; `finish` and `meta` as for :meth:`append_action`."""
         with self._tx() as db:
-            db.execute(
+            db.executemany(
                 "INSERT INTO actions(record_id, idx, action) VALUES (?, ?, ?)",
-                (record_id, index, int(action)),
+                [(record_id, index + i, int(a)) for i, a in enumerate(actions)],
             )
             db.execute("UPDATE records SET updated=? WHERE id=?", (time.time(), record_id))
+            if meta is not None and finish is None:
+                db.execute(
+                    "UPDATE records SET meta=? WHERE id=?", (json.dumps(dict(meta)), record_id)
+                )
             if finish is not None:
-                game, awards, meta, values = finish
+                game, awards, end_meta, values = finish
                 self._award(db, record_id, game, awards)
                 db.execute(
                     "UPDATE records SET meta=?, finished=1 WHERE id=?",
-                    (json.dumps(dict(meta)), record_id),
+                    (json.dumps(dict(end_meta)), record_id),
                 )
                 for key, value in values.items():
                     db.execute(
