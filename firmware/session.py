@@ -109,33 +109,45 @@ class Session:
         The state moves first, so the end of the match is known before the commit; when
         the commit fails the state is rebuilt from what is stored.
         """
-        action = int(action)
-        if self.state.is_terminal():
-            raise IllegalActionError("the game is over")
-        if action not in self.state.legal_actions():
-            raise IllegalActionError(self.state.explain_illegal(action))
+        self.apply_all([action])
+
+    def apply_all(self, actions: list[int]) -> None:
+        """Play several actions and commit them in one transaction (a table of hands): all
+        are stored or none (IllegalActionError names the first refused; nothing changed)."""
+        actions = [int(a) for a in actions]
         index = len(self.record.actions)
-        self.state.apply_action(action)
+        trial = self.state if len(actions) == 1 else self.state.clone()
+        for action in actions:
+            if trial.is_terminal():
+                raise IllegalActionError("the game is over")
+            if action not in trial.legal_actions():
+                raise IllegalActionError(trial.explain_illegal(action))
+            if trial is not self.state:
+                trial.apply_action(action)
+        if trial is self.state:
+            self.state.apply_action(actions[0])
+        else:
+            self.state = trial
         try:
             if self.state.is_terminal():
                 end = self.on_end(self.state) if self.on_end is not None else MatchEnd()
                 meta = {**self.record.meta, **end.meta}
                 meta.pop("id", None)
                 meta.pop("finished", None)
-                self.store.append_action(
+                self.store.append_actions(
                     self.record_id,
                     index,
-                    action,
+                    actions,
                     finish=(self.record.game, end.awards, meta, end.values),
                 )
                 self.record.meta.update(end.meta)
                 self.record.meta["finished"] = True
             else:
-                self.store.append_action(self.record_id, index, action)
+                self.store.append_actions(self.record_id, index, actions)
         except BaseException:
             self.state = self.record.replay()
             raise
-        self.record.actions.append(action)
+        self.record.actions.extend(actions)
 
     def take_back(self, count: int = 1) -> list[int]:
         """Remove the last `count` committed actions (a human's mis-press) and return them.

@@ -160,14 +160,14 @@ def test_a_failed_last_commit_writes_neither_the_end_nor_the_award(
     table = new_table(tmp_path, mode="physical", vine=1)
     table.supply(SPIN + 1)
     store = table.session.store
-    plain = store.append_action
+    plain = store.append_actions
 
     def power_cut(*args: Any, **kwargs: Any) -> None:
         if kwargs.get("finish"):
             raise OSError("power cut")
         plain(*args, **kwargs)
 
-    monkeypatch.setattr(store, "append_action", power_cut)
+    monkeypatch.setattr(store, "append_actions", power_cut)
     with pytest.raises(OSError):
         table.supply(SPIN + 3)
     assert store.awards(table.session.record_id) == []
