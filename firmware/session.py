@@ -5,9 +5,11 @@ plug loses nothing that was shown. The action that ends the match is committed w
 the match's Bestenliste awards and the finished flag in one transaction.
 
 Chance has its own random stream per record: the outcome at action index i is drawn
-from a generator seeded by the record's seed and i, so nothing else that uses random
-numbers (a computer thinking, Rat, tips) can change what chance brings, and a resumed
-game draws what it would have drawn.
+from a generator seeded by the record's chance secret and i, so nothing else that uses
+random numbers (a computer thinking, Rat, tips) can change what chance brings, and a
+resumed game draws what it would have drawn. The secret is committed at the start,
+sealed by the box's key while the match runs and revealed when it ends
+(:mod:`spielleiter.draws`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games.base import Game, IllegalActionError, Seat, State, sample_chance
+from . import draws
+from .draws import derived_seed
+from .games.base import Game, IllegalActionError, Seat, State
 from .records import Record, RecordError
 from .store import Award, Store
 
@@ -35,14 +39,6 @@ class MatchEnd:
     """Store values (e.g. the solo score to beat)."""
 
 
-def derived_seed(*parts: Any) -> int:
-    """A 63-bit seed from any parts, the same on every machine and Python."""
-    import hashlib  # here, not at the start: the first frame needs no OpenSSL
-
-    digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
-
 class Session:
     """One game: the record id, the seats, and the state rebuilt from committed actions."""
 
@@ -54,6 +50,7 @@ class Session:
         self.state: State = record.replay()
         self.on_end: Callable[[State], MatchEnd] | None = None
         """Called with the terminal state before the last action is committed."""
+        self._secret: str | None = None
 
     @classmethod
     def start(
@@ -63,55 +60,90 @@ class Session:
         params: Mapping[str, Any],
         seats: list[Seat],
         meta: Mapping[str, Any] | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
     ) -> Session:
-        """A new game, stored before its first action; `seed` seeds its chance stream."""
+        """A new game, stored before its first action; `seed` is its chance secret (None:
+        256 bits from the system's entropy), sealed with the box's key and committed."""
+        secret = str(random.SystemRandom().getrandbits(256) if seed is None else seed)
         record = Record(
             game=game,
             params=dict(params),
             seats=list(seats),
             meta={
                 "started": time.time(),
-                "seed": random.getrandbits(62) if seed is None else int(seed),
                 **(meta or {}),
+                "chance": draws.seal(draws.box_key(store.path.parent), secret),
             },
         )
         record.make_game()  # raises on bad parameters before anything is stored
         record_id = store.start_record(record)
-        return cls(store, record_id, record)
+        session = cls(store, record_id, record)
+        session._secret = secret
+        return session
 
     @classmethod
     def resume(cls, store: Store, record_id: int) -> Session:
-        """The stored game at its last committed action."""
-        return cls(store, record_id, store.record(record_id))
+        """The stored game at its last committed action (RecordError, in German, when it
+        cannot be replayed or its chance was sealed on another box)."""
+        session = cls(store, record_id, store.record(record_id))
+        if not session.finished:
+            try:
+                session.secret  # noqa: B018 - opened now: a sealed record fails here, not mid-move
+            except draws.ChanceSealed as exc:
+                raise RecordError(
+                    f"Partie {record_id} kann hier nicht weitergehen: ihr Zufall ist von einer "
+                    "anderen Box versiegelt"
+                ) from exc
+        return session
 
     @property
     def seats(self) -> list[Seat]:
         return self.record.seats
 
     @property
-    def seed(self) -> int:
-        """The record's seed (records from before seeds were kept use their id)."""
-        return int(self.record.meta.get("seed", self.record_id))
+    def secret(self) -> str:
+        """The record's chance secret: unsealed with the box's key (records from before
+        the commitment keep their plain seed, the oldest their id)."""
+        if self._secret is None:
+            chance = self.record.meta.get("chance")
+            if isinstance(chance, Mapping) and "secret" in chance:
+                self._secret = str(chance["secret"])
+            elif isinstance(chance, Mapping):
+                self._secret = draws.unseal(draws.box_key(self.store.path.parent), chance)
+            else:
+                self._secret = str(self.record.meta.get("seed", self.record_id))
+        return self._secret
 
     def draw_chance(self) -> int:
         """The chance outcome at the next action index, from the record's own stream."""
-        rng = random.Random(derived_seed(self.seed, "chance", self.committed))
-        return sample_chance(self.state, rng)
+        return draws.draw(self.state, self.secret, self.committed)
 
     def bot_seed(self, seat: int) -> int:
         """A computer's seed for its decision at the next action index."""
-        return derived_seed(self.seed, "bot", seat, self.committed)
+        return derived_seed(self.secret, "bot", seat, self.committed)
 
-    def apply(self, action: int) -> None:
+    def revealed_meta(self) -> dict[str, Any]:
+        """The meta with the chance secret in the clear: written when the match ends."""
+        meta = dict(self.record.meta)
+        chance = meta.get("chance")
+        if isinstance(chance, Mapping):
+            try:
+                meta["chance"] = draws.reveal(chance, self.secret)
+            except (draws.ChanceSealed, OSError):
+                pass  # sealed by another box (or no key): it stays sealed
+        return meta
+
+    def apply(self, action: int, entered: bool = False) -> None:
         """Play an action and commit it (IllegalActionError: nothing stored, nothing changed).
 
-        The state moves first, so the end of the match is known before the commit; when
-        the commit fails the state is rebuilt from what is stored.
+        `entered`: a chance outcome brought from the table (real dice, a sensor), not drawn
+        by the box; the record lists it under the meta's "entered". The state moves first,
+        so the end of the match is known before the commit; when the commit fails the
+        state is rebuilt from what is stored.
         """
-        self.apply_all([action])
+        self.apply_all([action], entered)
 
-    def apply_all(self, actions: list[int]) -> None:
+    def apply_all(self, actions: list[int], entered: bool = False) -> None:
         """Play several actions and commit them in one transaction (a table of hands): all
         are stored or none (IllegalActionError names the first refused; nothing changed)."""
         actions = [int(a) for a in actions]
@@ -128,20 +160,25 @@ class Session:
             self.state.apply_action(actions[0])
         else:
             self.state = trial
+        noted: dict[str, Any] = {}
+        if entered:
+            noted["entered"] = [*self.record.meta.get("entered", []), index]
         try:
             if self.state.is_terminal():
                 end = self.on_end(self.state) if self.on_end is not None else MatchEnd()
-                meta = {**self.record.meta, **end.meta}
-                meta.pop("id", None)
-                meta.pop("finished", None)
+                meta = _stored({**self.revealed_meta(), **noted, **end.meta})
                 self.store.append_actions(
                     self.record_id,
                     index,
                     actions,
                     finish=(self.record.game, end.awards, meta, end.values),
                 )
-                self.record.meta.update(end.meta)
+                self.record.meta.update(meta)
                 self.record.meta["finished"] = True
+            elif noted:
+                meta = _stored({**self.record.meta, **noted})
+                self.store.append_actions(self.record_id, index, actions, meta=meta)
+                self.record.meta.update(noted)
             else:
                 self.store.append_actions(self.record_id, index, actions)
         except BaseException:
@@ -162,11 +199,14 @@ class Session:
         actions = self.record.actions[first:]
         taken = [*self.record.meta.get("taken_back", [])]
         taken += [[first + i, a] for i, a in enumerate(actions)]
+        changes: dict[str, Any] = {"taken_back": taken}
+        if "entered" in self.record.meta:
+            changes["entered"] = [i for i in self.record.meta["entered"] if i < first]
         self.store.take_back_actions(
-            self.record_id, first, _stored({**self.record.meta, "taken_back": taken})
+            self.record_id, first, _stored({**self.record.meta, **changes})
         )
         del self.record.actions[first:]
-        self.record.meta["taken_back"] = taken
+        self.record.meta.update(changes)
         self.state = self.record.replay()
         return actions
 
@@ -211,10 +251,12 @@ class Session:
         self.record.meta.update(values)
 
     def abandon(self) -> None:
-        self.store.update_record(self.record_id, abandoned=True)
+        """The match was left unfinished: it ends, and its chance secret is revealed."""
+        meta = self.revealed_meta()
+        self.store.update_record(self.record_id, abandoned=True, meta=_stored(meta))
+        self.record.meta.update(meta)
 
 
 def _stored(meta: Mapping[str, Any]) -> dict[str, Any]:
     """Meta as stored: without the facts the store adds when it reads a record."""
     return {k: v for k, v in meta.items() if k not in ("id", "finished")}
-

@@ -386,6 +386,7 @@ class Store:
             with self._lock:
                 self._db.backup(mem)
             if leave_out:
+                mem.execute("PRAGMA secure_delete=ON")  # their bytes do not stay in free pages
                 mem.execute("PRAGMA foreign_keys=ON")
                 mem.executemany("DELETE FROM actions WHERE record_id=?", [(i,) for i in leave_out])
                 mem.executemany("DELETE FROM records WHERE id=?", [(i,) for i in leave_out])
@@ -846,6 +847,7 @@ def kept_backup_bytes(path: Path) -> tuple[bytes, list[int]]:
     mem = sqlite3.connect(":memory:")
     try:
         source.backup(mem)
+        mem.execute("PRAGMA secure_delete=ON")  # their bytes do not stay in free pages
         running = [
             int(r)
             for (r,) in mem.execute("SELECT id FROM records WHERE finished=0 AND abandoned=0")

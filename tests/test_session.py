@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 from spielleiter.games.base import Seat
+from spielleiter.draws import commitment
 from spielleiter.session import Session, derived_seed
 from spielleiter.store import Store
 
@@ -54,9 +55,12 @@ def test_a_resumed_game_draws_what_it_would_have_drawn(tmp_path: Path) -> None:
     store.close()
 
 
-def test_the_seed_is_stored_with_the_record(store: Store) -> None:
+def test_the_seed_is_committed_and_stored_only_sealed(store: Store) -> None:
     session = Session.start(store, "speedtombola", {"players": 3}, SEATS, seed=77)
-    assert store.record(session.record_id).meta["seed"] == 77
+    chance = store.record(session.record_id).meta["chance"]
+    assert "seed" not in store.record(session.record_id).meta
+    assert chance["commitment"] == commitment("77") and "secret" not in chance
+    assert chance["sealed"] != "77".encode().hex()
 
 
 def test_computers_get_a_seed_per_seat_and_decision(store: Store) -> None:

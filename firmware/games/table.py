@@ -358,11 +358,12 @@ class Table:
         Games with holds override this; the base just moves the match on."""
         self.advance()
 
-    def supply(self, outcome: int) -> None:
-        """A chance outcome from outside the box's generator (a sensor, real dice)."""
+    def supply(self, outcome: int, drawn: bool = False) -> None:
+        """A chance outcome from outside the box's generator (a sensor, real dice), noted in
+        the record as entered; `drawn`: the box's own draw, shown before it goes on."""
         if self.to_move() != CHANCE:
             raise IllegalActionError("no chance outcome is expected now")
-        self.session.apply(outcome)
+        self.session.apply(outcome, entered=not drawn)
         self.moved(CHANCE, outcome, False)
         if self.offer_take_back(CHANCE, outcome):
             return

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from .. import admin, boards, settings
+from .. import admin, boards, draws, settings
 from ..games import catalog
 from ..records import RecordError
 from ..store import RESTORE_BYTES_MAX, Store, backup_bytes, kept_backup_bytes, kept_backups
@@ -447,19 +447,24 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     except KeyError:
         raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
     data = record.to_json()
+    if not m.store.running(p["id"]):
+        return {"record": data}
+    # Nothing from which a draw can be computed leaves the box while the game runs: the
+    # chance commitment does, its secret (sealed or not) never.
+    data["meta"] = draws.public_chance(record.meta)
     try:
         entry = catalog.entry(record.game)
     except catalog.UnknownGame:
-        return {"record": data}  # a game this box does not know: nobody plays it here
-    if m.store.running(p["id"]):
-        # What no seat may know yet leaves the box only when the game is over.
-        try:
-            hidden = set(record.replay().secret_actions())
-        except RecordError:
-            hidden = set(range(len(record.actions)))  # cannot tell: give none of them
-        if hidden:
-            data["actions"] = [None if i in hidden else a for i, a in enumerate(record.actions)]
-            data["withheld"] = entry.secret
+        data["actions"] = [None] * len(record.actions)  # cannot tell: give none of them
+        return {"record": data}
+    # What no seat may know yet leaves the box only when the game is over.
+    try:
+        hidden = set(record.replay().secret_actions())
+    except RecordError:
+        hidden = set(range(len(record.actions)))  # cannot tell: give none of them
+    if hidden:
+        data["actions"] = [None if i in hidden else a for i, a in enumerate(record.actions)]
+        data["withheld"] = entry.secret
     return {"record": data}
 
 

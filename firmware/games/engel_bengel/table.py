@@ -157,9 +157,9 @@ class EngelBengelTable(Table):
         self._before = self.state.clone()
         super().play(seat, action, by_computer)
 
-    def supply(self, outcome: int) -> None:
+    def supply(self, outcome: int, drawn: bool = False) -> None:
         self._before = self.state.clone()
-        super().supply(outcome)
+        super().supply(outcome, drawn)
 
     def advance(self) -> None:
         """Move on; a roll of the box's cup in which nothing fitted is told on the news line."""

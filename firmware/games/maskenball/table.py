@@ -107,15 +107,15 @@ class MaskenballTable(Table):
         if self.closed or self.state.pending() != PENDING_SPIN:
             raise IllegalActionError("Jetzt wird nicht gedreht")
         outcome = self.session.draw_chance()
-        self.supply(outcome)
+        self.supply(outcome, drawn=True)
         return outcome - SPIN
 
-    def supply(self, outcome: int) -> None:
+    def supply(self, outcome: int, drawn: bool = False) -> None:
         """A spin from the sensor (SPIN + sector) or a report of the players."""
         if self.closed:
             raise IllegalActionError("Die Partie ist vorbei")
         self._note()
-        super().supply(outcome)
+        super().supply(outcome, drawn)
 
     def play(self, seat: int, action: int, by_computer: bool = False) -> None:
         self._note()
