@@ -136,8 +136,10 @@ class Box:
         self.sink.contrast(int(self._settings["display.contrast"]))
 
     def record_seed(self) -> int:
-        """A seed for a new record's chance and computers."""
-        return self.seeds.getrandbits(62)
+        """A new record's chance secret (its chance and its computers): 256 bits from the
+        system's entropy on a real box; 62 from a fixed stream (--seed, tests), whose
+        draws are meant to repeat and so are predictable by design."""
+        return self.seeds.getrandbits(256 if isinstance(self.seeds, random.SystemRandom) else 62)
 
     def show_table(self, table: Any) -> None:
         """The match being shown changes (None: back in the menus); a previous one closes."""

@@ -292,3 +292,25 @@ def test_a_laptop_on_the_link_cannot_compute_the_next_draw(tmp_path: Path, game:
     # ...and afterwards the revealed secret explains every draw
     assert draws.verify(store.record(record_id)).ok
     assert json.dumps(link.call("records.get", {"id": record_id})).count("secret") == 1
+
+
+def test_a_box_without_seed_draws_its_secrets_from_the_systems_entropy(tmp_path: Path) -> None:
+    """256 bits (a 62-bit number would be no secret: its commitment can be searched)."""
+    import signal
+
+    from spielleiter import cli
+    from test_speedtombola_device import SOLO_SETUP
+
+    script = tmp_path / "keys.txt"
+    script.write_text(SOLO_SETUP, encoding="utf-8")
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert cli.main(["--keys", str(script), "--data", str(tmp_path / "data")]) == 0
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    store = Store.open(tmp_path / "data")
+    record = store.record(store.records()[0].id)
+    secret = draws.unseal(draws.box_key(tmp_path / "data"), record.meta["chance"])
+    assert int(secret) >= 2**64  # all but never smaller, from 256 random bits
+    store.close()
