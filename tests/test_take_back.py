@@ -76,7 +76,7 @@ def test_a_move_is_held_and_taken_back_then_the_human_decides_again(
 ) -> None:
     store, table = start(tmp_path, game)
     rng = random.Random(1)
-    taken = 0
+    taken = ended_rounds = 0
     for _ in range(400):
         if not to_human_move(table, rng):
             break
@@ -85,10 +85,15 @@ def test_a_move_is_held_and_taken_back_then_the_human_decides_again(
         news = table.news
         legal = table.state.legal_actions()
         action = rng.choice(legal)
+        rounds = table.rounds_over()
         table.command(seat, action)
         if table.over:
             assert table.take_back_offer is None, "the move that ends the match is final"
             break
+        if table.rounds_over() != rounds:
+            assert table.take_back_offer is None, "a move that ends a round is not held"
+            ended_rounds += 1
+            continue
         offer = table.take_back_offer
         assert offer is not None and offer.seat == seat and offer.action == action
         assert table.session.record.actions == [*before, action]  # committed at once
@@ -118,6 +123,8 @@ def test_a_move_is_held_and_taken_back_then_the_human_decides_again(
             with pytest.raises(IllegalActionError):
                 table.take_back()  # the moment passed: the move stands
     assert taken >= 3
+    if game in ("bungee", "engel-bengel"):  # a call, the last die: the next round is dealt
+        assert ended_rounds >= 1
     record = store.record(table.session.record_id)
     assert record.replay().history() == table.state.history()
 
@@ -144,12 +151,61 @@ def test_the_clock_keeps_the_time_it_had_and_a_timeout_is_never_held(tmp_path: P
     seat = table.to_move()
     assert table.deadline is not None
     host.time = table.deadline - 6  # 6 s left
+    deadline = table.deadline
     table.command(seat, table.state.legal_actions()[-1])
+    host.time += 1  # the clock runs on through the moment
     table.take_back()
-    assert table.deadline == pytest.approx(host.time + 6)
+    assert table.deadline == pytest.approx(deadline)  # 5 s left: what was left, never more
     host.time = table.deadline
     table.tick(host.time)  # time is up: the clock's move is not a human's decision
     assert table.take_back_offer is None
+
+
+def test_zurueck_never_gives_more_time_than_the_clock_had(tmp_path: Path) -> None:
+    """A move with 0.2 s left is held only until the clock would have run out; taken back
+    inside it, it gives back what is left, and 60 take-backs never make the decision last."""
+    store = Store(tmp_path / "box.sqlite3")
+    params, seats = seats_for(catalog.entry("speedtombola"), humans=1)
+    session = Session.start(store, "speedtombola", params, seats, seed=3)
+    host = HeadlessHost(store, {"undo.ms": 1500, "clock.enabled": True, "clock.seconds": 10})
+    table = catalog.entry("speedtombola").table_class()(host, session)
+    table.advance()
+    to_human_move(table, random.Random(3))
+    seat = table.to_move()
+    started = host.time
+    deadline = table.deadline
+    assert deadline is not None
+    host.time = deadline - 0.2
+    before = table.session.committed
+    for _ in range(60):
+        table.command(seat, table.state.legal_actions()[-1])
+        offer = table.take_back_offer
+        assert offer is not None and offer.until <= deadline
+        host.time = min(host.time + 0.003, offer.until - 0.001)
+        table.take_back()
+        assert table.deadline == deadline and table.waiting_for(seat)
+    host.time = deadline
+    table.tick(host.time)  # the clock's move, 10 s after the decision began, as ever
+    assert deadline - started == 10
+    assert table.session.committed > before and table.session.record.actions[before] in (0, 1)
+
+
+def test_a_move_is_not_held_past_the_end_of_its_clock(tmp_path: Path) -> None:
+    store = Store(tmp_path / "box.sqlite3")
+    params, seats = seats_for(catalog.entry("speedtombola"), humans=1)
+    session = Session.start(store, "speedtombola", params, seats, seed=3)
+    host = HeadlessHost(store, {"undo.ms": 1500, "clock.enabled": True, "clock.seconds": 10})
+    table = catalog.entry("speedtombola").table_class()(host, session)
+    table.advance()
+    to_human_move(table, random.Random(3))
+    seat = table.to_move()
+    host.time = table.deadline - 0.2
+    table.command(seat, table.state.legal_actions()[-1])
+    offer = table.take_back_offer
+    assert offer is not None and offer.until == pytest.approx(host.time + 0.2)
+    host.time = offer.until
+    with pytest.raises(IllegalActionError, match="Zeit ist um"):
+        table.take_back()
 
 
 def test_a_computers_move_is_never_taken_back(tmp_path: Path) -> None:

@@ -50,8 +50,11 @@ class TakeBack:
     """How many actions were committed before the move."""
     news: str
     """The news line before the move (shown again when it is taken back)."""
-    clock_left: float | None
-    """Seconds the clock had left before the move (None: no clock ran)."""
+    deadline: float | None
+    """When the clock ran out for the move (box time; None: no clock ran). It runs on
+    through the moment: Zurück gives back what is left when it is pressed."""
+    rounds: int = 0
+    """Rounds (Durchgänge) over before the move: a move that ends one is never held."""
     last: bool = True
     """The last action of the move (a move of several actions is held after the last)."""
     seat: int = -1
@@ -143,6 +146,10 @@ class Table:
         """True while the match waits for something outside the turn order (a Tafel to be
         read, a tower to be turned, a sensor); the loop stops there."""
         return False
+
+    def rounds_over(self) -> int:
+        """How many rounds (Durchgänge) of the match are over (games without rounds: 0)."""
+        return 0
 
     def chance_from_box(self) -> bool:
         """Whether the box draws the next chance outcome itself (False: a sensor brings it)."""
@@ -313,13 +320,22 @@ class Table:
     def offer_take_back(self, seat: int, action: int) -> bool:
         """Hold the match on a human's move just committed, so it can be taken back
         (False: not a human's move, or undo is off). A move that ends the match is never
-        held: its awards are committed with it."""
-        if self._undoable is None or not self._undoable.last or self.over:
+        held (its awards are committed with it), nor one that ends a round or Durchgang
+        (the engine has turned up the next face, hand or lot: nobody may see past a move
+        that can still be taken back). The moment ends when the move's clock runs out."""
+        undoable = self._undoable
+        if undoable is None or not undoable.last or self.over:
+            return False
+        if self.rounds_over() != undoable.rounds:
             return False
         ms = int(self.host.settings().get("undo.ms", 0))
         if ms <= 0:
             return False
         until = self.host.now() + ms / 1000
+        if undoable.deadline is not None:
+            until = min(until, undoable.deadline)
+            if until <= self.host.now():
+                return False
         self.take_back_offer = replace(
             self._undoable, seat=seat, action=action, committed=self.session.committed, until=until
         )
@@ -333,13 +349,13 @@ class Table:
         offer = self.take_back_offer
         if offer is None or self.closed or self.session.committed != offer.committed:
             raise IllegalActionError("Nichts zurückzunehmen")
+        if offer.deadline is not None and self.host.now() >= offer.deadline:
+            raise IllegalActionError("Die Zeit ist um")
         self.session.take_back(offer.committed - offer.first)
         self.take_back_offer = None
         self.hold_until = None
         self.news = offer.news
-        self.deadline = None
-        if offer.clock_left is not None:
-            self.deadline = self.host.now() + max(1.0, offer.clock_left)
+        self.deadline = offer.deadline  # the clock ran on: what is left, never more
         self._turn_sounded = self.session.committed  # the same turn: no tune again
         self.advance()
         return offer

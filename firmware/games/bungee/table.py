@@ -101,6 +101,10 @@ class BungeeTable(Table):
         return None
 
     # --- hooks of the loop ---------------------------------------------------------------
+    def rounds_over(self) -> int:
+        """Rounds over: a move that ends one is not held for Zurück."""
+        return len(self.state.results)
+
     def holding(self) -> bool:
         """A finished round's sheet was not read yet."""
         return len(self.state.results) > self.sheet_seen()

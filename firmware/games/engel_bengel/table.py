@@ -139,6 +139,10 @@ class EngelBengelTable(Table):
         self.advance()
 
     # --- the hooks of the loop ----------------------------------------------------------------
+    def rounds_over(self) -> int:
+        """Durchgänge over: a move that ends one is not held for Zurück."""
+        return len(self.state.results)
+
     def holding(self) -> bool:
         """A finished Durchgang's settlement was not read yet."""
         return len(self.state.results) > self.seen()

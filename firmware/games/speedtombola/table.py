@@ -137,6 +137,10 @@ class SpeedtombolaTable(Table):
         return sorted(rows)
 
     # --- the hooks of the loop -------------------------------------------------
+    def rounds_over(self) -> int:
+        """Rounds over: a move that ends one is not held for Zurück."""
+        return len(self.state.results)
+
     def holding(self) -> bool:
         """A finished round's Tafel was not read yet."""
         return len(self.state.results) > self.tafel_seen()
