@@ -301,16 +301,38 @@ class Table:
             self._undoable = None
 
     def commands(self, moves: Sequence[tuple[int, int]]) -> None:
-        """Several humans' actions made with one key (Bungee's table of hands): played in
-        order, held once after the last, and taken back together."""
-        self._undoable = replace(self._before_move(), last=False)
+        """Several humans' actions made with one key (Bungee's table of hands): one
+        transaction, all stored or none (a power cut between two of them cannot leave a
+        table half stored), then each one's `moved` in order on the state after the last;
+        held once after the last, and taken back together. IllegalActionError (nothing
+        changed) names the first refused: a seat not to move then, or its action."""
+        moves = [(int(seat), int(action)) for seat, action in moves]
+        if not moves:
+            return
+        if not self.waiting_for(moves[0][0]):
+            raise IllegalActionError(f"{self.name(moves[0][0])} ist nicht am Zug")
+        trial = self.state.clone()
+        for seat, action in moves:
+            if int(trial.current_player()) != seat or seat < 0 or not self.seats[seat].is_human:
+                who = self.name(seat) if seat >= 0 else "Zufall"
+                raise IllegalActionError(f"{who} ist nicht am Zug")
+            trial.apply_action(action)
+        before = self._before_move()
+        self.session.apply_all([action for _, action in moves])
+        self.deadline = None
+        for seat, action in moves:
+            self.moved(seat, action, False)
+        if self.over:
+            returns = self.state.returns()
+            humans_won = any(returns[s] == max(returns) for s in self.humans())
+            self.sound("win" if humans_won else "end")
+        self._undoable = before
         try:
-            for i, (seat, action) in enumerate(moves):
-                if i == len(moves) - 1:
-                    self._undoable = replace(self._undoable, last=True)
-                self.command(seat, action)
+            if self.offer_take_back(*moves[-1]):
+                return
         finally:
             self._undoable = None
+        self.advance()
 
     def _before_move(self) -> TakeBack:
         left = None if self.deadline is None else self.deadline - self.host.now()

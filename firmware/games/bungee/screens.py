@@ -337,13 +337,21 @@ class PlayScreen(GameScreen):
 
 class HandsScreen(Screen):
     """Real cards: each player's hand at the round's end, entered in a key tree; then the
-    whole table is checked and committed with OK."""
+    whole table is checked and committed with OK, in one transaction.
+
+    A record from before the table was one transaction may hold some hands already (a
+    power cut between them): those stand, and the entries start at the first hand not
+    stored."""
 
     def __init__(self, screen: PlayScreen) -> None:
         self.screen = screen
         self.table = screen.table
-        n = len(self.table.seats)
-        self.entries: list[tuple[int, int] | None] = [None] * n
+        stored = self.table.state.entered
+        self.stored = [e is not None for e in stored]
+        """The hands the record holds already (they are not entered again)."""
+        self.entries: list[tuple[int, int] | None] = [
+            (int(e[0]), int(e[1])) if e is not None else None for e in stored
+        ]
         self.seat = self.table.state.seat
         self.bungees = 0
         self.path: list[int] = []
@@ -354,6 +362,10 @@ class HandsScreen(Screen):
         n = len(self.table.seats)
         first = self.table.state.starter
         return [(first + k) % n for k in range(n)]
+
+    def to_enter(self) -> list[int]:
+        """The seats whose hands are entered here, in the round's order."""
+        return [s for s in self.order() if not self.stored[s]]
 
     def done(self) -> bool:
         return all(e is not None for e in self.entries)
@@ -379,8 +391,9 @@ class HandsScreen(Screen):
             return
         if self.done():
             if event.key == Key.K1:
-                self.entries = [None] * len(self.entries)
-                self.seat = self.order()[0]
+                for seat in self.to_enter():
+                    self.entries[seat] = None
+                self.seat = self.to_enter()[0]
             elif event.key == Key.K4:
                 self.commit()
             return
@@ -408,15 +421,14 @@ class HandsScreen(Screen):
             self.entries[self.seat] = None
         else:
             self.flash = ""
-            order = self.order()
-            left = [s for s in order if self.entries[s] is None]
+            left = [s for s in self.to_enter() if self.entries[s] is None]
             self.seat = left[0] if left else self.seat
         self.bungees = 0
         self.path = []
 
     def commit(self) -> None:
         moves = []
-        for seat in self.order():
+        for seat in self.to_enter():
             points, bungees = self.entries[seat] or (0, 0)
             moves.append((seat, hand_action(points, bungees)))
         try:
