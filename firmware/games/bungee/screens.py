@@ -4,7 +4,10 @@ Gegen Computer: the others at the top (cards in hand, their calls, who still owe
 last turn), the lucky number, the top discard and the pile in a line, your hand as card
 faces (the lucky number's cards drawn inverted: they count 0), the news line, and four
 soft keys: Wahl (the next card group, several equal cards or fewer), Ablegen, Bungee,
-Nehmen. After a take the same keys choose the discard.
+Nehmen. After a take the same keys choose the discard. With several humans at the box
+a hand shows only after its hand-over (ui.hand_over: "Ben ist dran", OK) and is hidden
+when that player's move ends; meanwhile the public table shows (every seat, "Karten
+verdeckt"). Whose cards are private the table says (`hand_over`, from the game's view).
 
 Karten am Tisch: the player to move with the lucky number, the calls and the last
 turns; keys: 6 (one press per 6 discarded), Zug, Bungee. The dealer enters the lucky
@@ -16,6 +19,7 @@ key for each Bungee card held.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from spielleiter.games.base import IllegalActionError, Seat
@@ -38,6 +42,7 @@ from spielleiter.ui.canvas import WIDTH, Canvas, short_name
 from spielleiter.ui.fonts import SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
+from spielleiter.ui.hand_over import HandOverScreen
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 
@@ -89,13 +94,17 @@ class PlayScreen(GameScreen):
         self.lucky_group = 0
         """Real cards: the group of the lucky number chosen by the first press (0: none)."""
         self.flash = ""
+        self.shown: tuple[int, tuple[int, int]] | None = None
+        """With several humans at the box: the seat that took the box and pressed OK, and
+        its turn (the table's `turn()`); its cards show until that turn's move ends."""
 
     # --- following the table ---------------------------------------------------
     def new_decider(self) -> None:
         self.cursor = -1
 
     def due_screen(self) -> Screen | None:
-        """A round's sheet, the Endstand, or (real cards) the hands to enter."""
+        """A round's sheet, the Endstand, (real cards) the hands to enter, or the hand-over
+        before a human's cards show where other humans share the panel."""
         table = self.table
         round_index = table.sheet_round()
         if round_index is not None:
@@ -104,23 +113,69 @@ class PlayScreen(GameScreen):
             return StandingsScreen(self)
         if table.tisch and table.state.phase == Phase.ENTER and self.awaits_key():
             return HandsScreen(self)
+        seat = table.to_move()
+        if self.awaits_key() and table.hand_over(seat) and self.shown_seat() is None:
+            turn = table.turn()
+            return HandOverScreen(
+                table.name(seat),
+                partial(self.show_hand, seat, turn),
+                partial(self.hand_over_due, seat, turn),
+                player=seat,
+            )
         return None
 
     def command(self, action: int) -> None:
-        """The human to move acts; a refusal shows its reason."""
+        """The human to move acts; a refusal shows its reason. When the move ends, the
+        cards shown after a hand-over are hidden before the panel shows anything else."""
         if not self.awaits_key():
             return
         self.flash = self.try_command(action) or ""
         if self.flash:
             return
+        table = self.table
+        if self.shown is not None and self.shown != (table.to_move(), table.turn()):
+            self.shown = None
         self.cursor = -1
         self.sixes = 0
         self.lucky_group = 0
         self.follow()
 
+    # --- whose cards the panel shows ------------------------------------------------------
+    def shown_seat(self) -> int | None:
+        """The seat whose hand the panel shows now; None: the public table only.
+
+        With one human at the box, that human's (as always); where the table wants a
+        hand-over, only the player who took the box and pressed OK, during that turn."""
+        table = self.table
+        if table.tisch:
+            return None
+        if not table.hand_over(self.you):
+            return self.you
+        if self.shown is not None and self.shown == (table.to_move(), table.turn()):
+            return self.shown[0]
+        return None
+
+    def show_hand(self, seat: int, turn: tuple[int, int]) -> None:
+        """OK on the hand-over: the seat has the box; its cards show for this turn."""
+        self.shown = (seat, turn)
+        self.cursor = -1
+        self.flash = ""
+
+    def hand_over_due(self, seat: int, turn: tuple[int, int]) -> bool:
+        """The hand-over for this seat and turn still waits (the match did not move on)."""
+        table = self.table
+        return (
+            not table.closed
+            and self.awaits_key()
+            and table.to_move() == seat
+            and table.turn() == turn
+        )
+
     # --- the digital hand ------------------------------------------------------------
     def hand(self) -> list[int]:
-        return list(self.table.state.view(self.you)["hand"])
+        """The cards the panel shows: the shown seat's hand (none on the public table)."""
+        seat = self.shown_seat()
+        return [] if seat is None else list(self.table.state.view(seat)["hand"])
 
     def options(self) -> list[tuple[int, int]]:
         """(face, count) the player may discard now: each group whole, then fewer."""
@@ -144,7 +199,7 @@ class PlayScreen(GameScreen):
 
     # --- keys ----------------------------------------------------------------------------
     def softkeys(self) -> list[SoftKey | None]:
-        if not self.awaits_key():
+        if not self.awaits_key() or not self.deciding():
             return [None, None, None, None]
         state = self.table.state
         if self.table.tisch:
@@ -170,8 +225,12 @@ class PlayScreen(GameScreen):
             SoftKey("Nehmen", "n") if Move.TAKE in legal and not taken else None,
         ]
 
+    def deciding(self) -> bool:
+        """The player to move sees what they decide on (their cards, or real cards)."""
+        return self.table.tisch or self.shown_seat() == self.table.to_move()
+
     def on_key(self, event: KeyEvent) -> None:
-        if event.long or not self.awaits_key():
+        if event.long or not self.awaits_key() or not self.deciding():
             return
         if self.table.tisch:
             self.tisch_key(event.key)
@@ -214,7 +273,8 @@ class PlayScreen(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         table = self.table
         state = table.state
-        self.draw_others(canvas)
+        seat = self.shown_seat()
+        self.draw_others(canvas, seat)
         canvas.line((0, 14, WIDTH - 1, 14))
         if table.tisch:
             self.draw_tisch(canvas)  # the turn keeper names whose turn it is itself
@@ -224,6 +284,10 @@ class PlayScreen(GameScreen):
         line = f"Glück {lucky if lucky is not None else '-'}"
         line += f"  Ablage {card_label(top) if top else '-'}  Stapel {state.pile_count}"
         canvas.text((1, 16), line, TINY)
+        if seat is None:  # the public table: the cards stay with their players
+            canvas.text_center(29, "Karten verdeckt", SMALL)
+            self.draw_status(canvas)
+            return
         hand = self.hand()
         chosen = self.chosen()
         picked = 0
@@ -235,11 +299,12 @@ class PlayScreen(GameScreen):
                 canvas.line((x + 1, 44, x + 16, 44))
                 picked += 1
             x += 20
-        if state.phase == Phase.TAKEN and state.taken and self.you == table.to_move():
+        if state.phase == Phase.TAKEN and state.taken and seat == table.to_move():
             canvas.text_right(WIDTH - 1, 24, "neu:", TINY)
             canvas.text_right(WIDTH - 1, 31, face_name(state.taken), SMALL)
         self.draw_status(canvas)
-        self.draw_turn_banner(canvas)
+        if not table.hand_over(seat):  # after a hand-over the player knows whose turn it is
+            self.draw_turn_banner(canvas)
 
     def draw_status(self, canvas: Canvas) -> None:
         """The news line; a refusal's reason over the cards, wrapped."""
@@ -253,14 +318,14 @@ class PlayScreen(GameScreen):
         else:
             canvas.text((1, 48), line[:32], TINY)
 
-    def draw_others(self, canvas: Canvas) -> None:
+    def draw_others(self, canvas: Canvas, seat: int | None = None) -> None:
+        """The seats at the top: everyone but the seat whose hand shows below (all of
+        them on the public table)."""
         table = self.table
         state = table.state
         n = len(table.seats)
         to_move = table.to_move()
-        others = [(self.you + k) % n for k in range(1, n)]
-        if table.tisch:
-            others = list(range(n))
+        others = [(seat + k) % n for k in range(1, n)] if seat is not None else list(range(n))
         width = WIDTH // max(1, len(others))
         owed = state.last_turns()
         for i, seat in enumerate(others):
@@ -314,6 +379,8 @@ class PlayScreen(GameScreen):
         state = table.state
         if table.tisch:
             return table.news or "6 je abgelegte 6, dann Zug"
+        if self.shown_seat() is None and table.human_to_move():
+            return table.news or f"Runde {state.round_index + 1}/{table.rounds}"
         if state.phase == Phase.TAKEN:
             return "Ablegen (nicht die neue)"
         if state.calls and table.to_move() in state.last_turns():
@@ -331,7 +398,8 @@ class PlayScreen(GameScreen):
             "top": state.top,
             "calls": list(state.calls),
             "last_turns": state.last_turns(),
-            "hand": [] if self.table.tisch else self.hand(),
+            "shown_to": self.shown_seat(),
+            "hand": self.hand(),
         }
 
 

@@ -86,6 +86,22 @@ class BungeeTable(Table):
         state = self.state
         return state.phase == Phase.TURN and int(Move.CALL) in state.legal_actions()
 
+    def hand_over(self, seat: int) -> bool:
+        """A human's own cards show on the panel only after a hand-over: other humans
+        share the panel and the seat's view (the game's rule of what it may know) holds
+        cards they may not see, its hand (none at a real-card table)."""
+        if not (0 <= seat < len(self.seats) and self.seats[seat].is_human):
+            return False
+        others = [s for s in self.humans() if s != seat]
+        return bool(others) and bool(self.state.view(seat)["hand"])
+
+    def turn(self) -> tuple[int, int]:
+        """The turn in progress (round, turns played): the actions of one move (take,
+        then discard) share it; the next player's turn, a new round or the same player
+        again after the others sat out do not."""
+        state = self.state
+        return state.round_index, state.turns
+
     def hand_problem(self, entries: list[tuple[int, int] | None]) -> str | None:
         """Real cards: why the hands entered so far (in the round's order) cannot be right,
         None when they can; checked on a copy, nothing is committed."""
