@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
     "spielleiter_host.tournament",
     "spielleiter_host.replay",
+    "spielleiter_host.verify",
     "spielleiter_host.info",
     "spielleiter_host.settings",
     "spielleiter_host.boards",

@@ -1,0 +1,116 @@
+"""`spielleiter-host verify RECORD.json | --id N`: did the box draw fairly?
+
+A record commits to its chance secret when the match starts (a SHA-256 in its meta) and
+reveals the secret when the match has ended. This command recomputes every chance
+outcome the box drew from the revealed secret and checks it against the record, or names
+the first that does not match (docs/records.md, "Draws anyone can verify").
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from spielleiter import draws
+from spielleiter.games import catalog
+from spielleiter.games.base import CHANCE
+from spielleiter.records import Record, RecordError
+
+from .device import (
+    Device,
+    HostError,
+    InvalidError,
+    UsageError,
+    add_connection_args,
+    read_json,
+    report,
+    run_with_device,
+)
+from .output import print_json
+
+
+def register(subparsers: Any) -> None:
+    """Add `verify RECORD.json` and `verify --id N`."""
+    p = subparsers.add_parser("verify", help="check that a record's chance is what the box drew")
+    p.add_argument("record", nargs="?", type=Path, help="a record file (as `records get` saves it)")
+    p.add_argument("--id", type=int, help="the record of this id on the box instead")
+    add_connection_args(p)
+    p.set_defaults(func=_command)
+
+
+def outcome_name(record: Record, index: int, action: int) -> str:
+    """A chance outcome at `index` in the rules' words ("Los 27"), else its number."""
+    try:
+        game = record.make_game()
+        return str(game.action_to_string(CHANCE, action))
+    except (ValueError, KeyError, IndexError, TypeError, catalog.UnknownGame):
+        return str(action)
+
+
+def check(record: Record) -> dict[str, Any]:
+    """The verdict as data (what --json prints); InvalidError/HostError when it fails."""
+    verdict = draws.verify(record)
+    chance = record.meta.get("chance")
+    commit = str(chance.get("commitment", "")) if isinstance(chance, dict) else ""
+    facts = {"game": record.game, "commitment": commit, "drawn": verdict.drawn,
+             "entered": verdict.entered, "index": verdict.index}  # fmt: skip
+    if verdict.ok:
+        return {"ok": True, **facts}
+    if verdict.index is None:
+        raise HostError(f"record of {record.game} cannot be verified: {verdict.reason}", facts)
+    index = verdict.index
+    given = record.actions[index]
+    state = record.make_game().new_initial_state()
+    for earlier in record.actions[:index]:
+        state.apply_action(earlier)
+    expected = draws.draw(state, str(chance["secret"]), index) if state.is_chance_node() else None
+    if expected is None:
+        why = verdict.reason
+    else:
+        why = (
+            f"action {index + 1} is {outcome_name(record, index, given)}, but the committed secret"
+            f" draws {outcome_name(record, index, expected)} there"
+        )
+    raise InvalidError(f"record of {record.game} is not what the box drew: {why}",
+                       {**facts, "action": given, "expected": expected})  # fmt: skip
+
+
+def _say(result: dict[str, Any], as_json: bool, where: str) -> int:
+    if as_json:
+        print_json(result)
+        return 0
+    entered = result["entered"]
+    typed = f"; {entered} entered at the table (real dice, the sensor)" if entered else ""
+    print(
+        f"{where}: {result['game']}, all {result['drawn']} chance outcomes the box drew come"
+        f" from its committed secret (commitment {result['commitment'][:16]}…){typed}"
+    )
+    return 0
+
+
+def _command(args: argparse.Namespace) -> int:
+    if (args.record is None) == (args.id is None):
+        return report(UsageError("verify: name a record file or --id N, one of them (see --help)"))
+    if args.record is not None:
+        try:
+            record = Record.from_json(read_json(args.record))
+            return _say(check(record), args.json, str(args.record))
+        except RecordError as exc:
+            return report(InvalidError(f"{args.record} is not a record: {exc}"))
+        except HostError as exc:
+            return report(exc)
+
+    def body(box: Device) -> int:
+        data = box.call("records.get", id=args.id)["record"]
+        if "withheld" in data or None in (data.get("actions") or []):
+            raise HostError(
+                f"record {args.id} is a match still running: its chance is revealed when it ends"
+            )
+        try:
+            record = Record.from_json(data)
+        except RecordError as exc:
+            raise InvalidError(f"record {args.id} is not a record: {exc}") from None
+        return _say(check(record), args.json, f"record {args.id}")
+
+    return run_with_device(args, body)

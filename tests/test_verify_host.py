@@ -1,0 +1,108 @@
+"""`spielleiter-host verify`: every game's finished records verify; a record with one
+chance outcome changed is refused, naming it; a running match cannot be verified yet."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from spielleiter.games import catalog
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.server import LinkServer
+from spielleiter.store import Store
+from spielleiter_host.cli import main
+from test_draws import new_match, play
+
+GAMES = catalog.names()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def finished(tmp_path: Path) -> dict[str, Path]:
+    """One finished record file per game."""
+    store = Store(tmp_path / "s.sqlite3")
+    files = {}
+    for game in GAMES:
+        table = new_match(store, game)
+        play(table, random.Random(7))
+        files[game] = tmp_path / f"{game}.json"
+        files[game].write_text(store.record(table.session.record_id).dumps())
+    store.close()
+    return files
+
+
+def test_every_games_record_verifies_and_a_changed_outcome_is_named(
+    finished: dict[str, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for game, path in finished.items():
+        code, out, err = run(capsys, "verify", str(path))
+        assert code == 0 and "chance outcomes the box drew come from its committed secret" in out
+        assert err == ""
+        data = json.loads(path.read_text())
+        game_obj = catalog.make(game, data["params"])
+        state = game_obj.new_initial_state()
+        target = None
+        for i, action in enumerate(data["actions"]):
+            if state.is_chance_node() and len(state.chance_outcomes()) > 1 and target is None:
+                target = (i, next(o for o, _ in state.chance_outcomes() if o != action))
+            state.apply_action(action)
+        assert target is not None, game
+        i, other = target
+        data["actions"][i] = other
+        bad = tmp_path / f"{game}-changed.json"
+        bad.write_text(json.dumps(data))
+        code, out, err = run(capsys, "verify", str(bad))
+        assert code == 7, (game, err)
+        assert f"action {i + 1} is " in err and "but the committed secret draws" in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_verify_json_gives_the_counts(
+    finished: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "verify", str(finished["speedtombola"]), "--json")
+    result = json.loads(out)
+    assert code == 0 and result["ok"] and result["drawn"] > 0 and result["entered"] == 0
+    assert len(result["commitment"]) == 64
+
+
+def test_a_running_match_and_a_record_without_commitment_cannot_be_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store.open(tmp_path / "data")
+    table = new_match(store, "speedtombola")
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        code, _, err = run(
+            capsys, "verify", "--id", str(table.session.record_id), "--port", server.port_name
+        )
+    assert code == 1 and "still running" in err
+    old = json.loads(store.record(table.session.record_id).dumps())
+    old["meta"].pop("chance")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    code, _, err = run(capsys, "verify", str(path))
+    assert code == 1 and "no chance commitment" in err
+    code, _, err = run(capsys, "verify")
+    assert code == 2 and "name a record file or --id N" in err
+    store.close()
+
+
+def test_verify_by_id_fetches_the_finished_record_from_the_box(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store.open(tmp_path / "data")
+    table = new_match(store, "bungee")
+    play(table, random.Random(2))
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        code, out, err = run(
+            capsys, "verify", "--id", str(table.session.record_id), "--port", server.port_name
+        )
+    assert code == 0 and f"record {table.session.record_id}: bungee" in out, err
+    store.close()
