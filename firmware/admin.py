@@ -7,8 +7,11 @@ Wrong PINs back off: after the k-th wrong PIN in a row, every PIN call is refuse
 ``min(BACKOFF_CAP_S, BACKOFF_FIRST_S * 2**(k-1))`` seconds; after LOCK_AFTER wrong PINs
 in a row the PIN calls are locked for LOCK_S. A refusal is answered at once ("wait N
 s"); nothing ever sleeps. The count lives in the store, so pulling the plug does not
-clear it. At the box, Einstellungen → Admin-PIN → "PIN löschen" clears both the PIN
-and the count (the physical box is trusted).
+clear it (in safe mode, where the store cannot be written, in a file beside it:
+spielleiter.safe_mode). A count that cannot be stored is kept in memory, and the
+guard can be held shut for a while (`hold`) where no count survives a restart. At the
+box, Einstellungen → Admin-PIN → "PIN löschen" clears both the PIN and the count (the
+physical box is trusted).
 
 Example::
 
@@ -20,12 +23,15 @@ Example::
 from __future__ import annotations
 
 import base64
+import logging
 import math
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 PIN_SETTING = "admin.pin"
 GUARD_KEY = "admin.pin_guard"
@@ -116,25 +122,50 @@ def backoff_s(failures: int) -> float:
     return min(BACKOFF_CAP_S, BACKOFF_FIRST_S * 2 ** (failures - 1))
 
 
+def guard_state(raw: Any) -> tuple[int, float]:
+    """(wrong PINs in a row, wall time of the last one) from a stored guard value; a value
+    that does not read as one counts as none."""
+    try:
+        failures = int(raw.get("failures", 0))
+        last = float(raw.get("last", 0.0))
+    except (AttributeError, TypeError, ValueError, OverflowError):
+        return 0, 0.0
+    return max(0, failures), last if math.isfinite(last) else 0.0
+
+
 class PinGuard:
     """Checks the admin PIN for the link, with back-off and lockout kept in the store.
 
-    `now` is the wall clock (injected in tests); the guard never sleeps.
+    `now` is the wall clock (injected in tests); the guard never sleeps. A count the
+    store cannot take (a full card) is kept in memory, so the back-off holds anyway.
     """
 
     def __init__(self, store: _Values, now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.now = now
+        self._unsaved: tuple[int, float] | None = None
+        self._held_until = 0.0
+        self._held_why = ""
 
     def state(self) -> tuple[int, float]:
         """(wrong PINs in a row, wall time of the last one)."""
-        raw = self.store.get_value(GUARD_KEY) or {}
         try:
-            failures = int(raw.get("failures", 0))
-            last = float(raw.get("last", 0.0))
-        except (AttributeError, TypeError, ValueError):
-            return 0, 0.0
-        return max(0, failures), last if math.isfinite(last) else 0.0
+            stored = guard_state(self.store.get_value(GUARD_KEY) or {})
+        except Exception:  # noqa: BLE001 - a store that cannot be read: what memory has
+            stored = (0, 0.0)
+        if self._unsaved is not None and self._unsaved[0] > stored[0]:
+            return self._unsaved
+        return stored
+
+    def hold(self, seconds: float, why: str) -> None:
+        """Refuse every PIN call for `seconds` from now (`why` is told with each refusal)."""
+        self._held_until = self.now() + seconds
+        self._held_why = why
+
+    def release(self) -> None:
+        """No count, no hold (the box's own reset)."""
+        self._held_until = 0.0
+        self._unsaved = None
 
     def wait_s(self) -> float:
         """Seconds until a PIN may be tried again (0: now)."""
@@ -142,7 +173,10 @@ class PinGuard:
         left = last + backoff_s(failures) - self.now()
         if left > backoff_s(failures):  # the clock went back: count from now
             left = backoff_s(failures)
-        return max(0.0, left)
+        return max(0.0, left, self._held_left())
+
+    def _held_left(self) -> float:
+        return max(0.0, self._held_until - self.now())
 
     def check(self, given: Any) -> None:
         """Pass when no PIN is set or `given` is it; else raise PinRefused.
@@ -157,19 +191,29 @@ class PinGuard:
         wait = self.wait_s()
         if wait > 0:
             failures, _ = self.state()
-            what = "locked after" if failures >= LOCK_AFTER else "backing off after"
-            raise PinRefused(
-                "wait",
-                f"PIN calls {what} {failures} wrong PIN(s): wait {math.ceil(wait)} s",
-                math.ceil(wait),
-            )
+            if self._held_left() >= wait:
+                why = f"PIN calls are held shut after the start ({self._held_why})"
+            else:
+                what = "locked after" if failures >= LOCK_AFTER else "backing off after"
+                why = f"PIN calls {what} {failures} wrong PIN(s)"
+            raise PinRefused("wait", f"{why}: wait {math.ceil(wait)} s", math.ceil(wait))
         if isinstance(given, str) and verify_pin(given, stored):
             if self.state()[0]:
-                self.store.set_value(GUARD_KEY, None)
+                self._record(None)
             return
         failures = self.state()[0] + 1
-        self.store.set_value(GUARD_KEY, {"failures": failures, "last": self.now()})
+        self._record({"failures": failures, "last": self.now()})
         raise PinRefused("wrong", "wrong admin PIN", math.ceil(backoff_s(failures)))
+
+    def _record(self, value: dict[str, Any] | None) -> None:
+        """Store the count; one the store cannot take stays in memory."""
+        self._unsaved = None if value is None else guard_state(value)
+        try:
+            self.store.set_value(GUARD_KEY, value)
+        except Exception as exc:  # noqa: BLE001 - a full or read-only card: memory holds it
+            log.warning("admin: the count of wrong PINs is kept in memory only: %s", exc)
+            return
+        self._unsaved = None
 
 
 def reset(store: _Values) -> None:

@@ -7,13 +7,20 @@ shows what is wrong in German and what to do, and the laptop link answers `hello
 safe mode: the box starts normally on the restored data.
 
 The PIN in safe mode is the store's when it can be read, else the newest backup's.
-At the box, a long K1 then K4 ("PIN aus") opens the link without a PIN until the
-next start: the physical box is trusted.
+The count of wrong PINs cannot go into the store, so it goes into a small file beside
+it (GUARD_FILE, written whole and renamed in): a restart keeps the back-off. Where that
+file cannot be written either (a read-only card), the PIN calls are held shut for
+UNCOUNTED_HOLD_S after each start, so restarting never buys quick guesses. At the box,
+a long K1 then K4 ("PIN aus") opens the link without a PIN until the next start: the
+physical box is trusted.
 """
 
 from __future__ import annotations
 
+import errno
+import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +38,10 @@ from .ui.screen import Screen, SoftKey, render
 log = logging.getLogger("spielleiter")
 
 TICK_S = 0.05
+GUARD_FILE = "spielleiter.pin-guard.json"
+"""Safe mode's count of wrong PINs, beside the store in the data folder."""
+UNCOUNTED_HOLD_S = 60.0
+"""Where the count cannot be written, the PIN calls are shut this long after the start."""
 
 FAULT_TEXT: dict[str, tuple[str, str]] = {
     "corrupt": (
@@ -42,8 +53,9 @@ FAULT_TEXT: dict[str, tuple[str, str]] = {
         "Die Daten lassen sich nicht öffnen. SD-Karte prüfen oder Sicherung zurückspielen.",
     ),
     "readonly": (
-        "Nur lesbar",
-        "Die SD-Karte ist schreibgeschützt. Partien am Laptop sichern, Karte tauschen.",
+        "Schreibschutz",
+        "Die SD-Karte ist schreibgeschützt. Am Laptop: spielleiter-host backup get, dann"
+        " Karte tauschen.",
     ),
     "full": (
         "Speicher voll",
@@ -64,6 +76,29 @@ FAULT_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+def read_only_fault(fault: StoreFault, data_dir: Path) -> StoreFault:
+    """The fault as it is: a store that cannot be opened on a read-only file system (the
+    data folder's lock or the database cannot be written) is a read-only card."""
+    if fault.kind != "unopenable":
+        return fault
+    said = (
+        f"[Errno {errno.EROFS}]" in fault.detail or "read-only file system" in fault.detail.lower()
+    )
+    if said or _on_read_only_fs(data_dir):
+        return StoreFault("readonly", fault.detail)
+    return fault
+
+
+def _on_read_only_fs(path: Path) -> bool:
+    """Whether `path` (or the nearest folder above it that exists) is mounted read-only."""
+    for folder in (path, *path.parents):
+        try:
+            return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except OSError:
+            continue
+    return False
+
+
 def fault_text(kind: str, detail: str) -> tuple[str, str]:
     """The panel's title and text for a fault."""
     title, text = FAULT_TEXT.get(kind, ("Störung", "Der Speicher ist gestört: {detail}"))
@@ -72,21 +107,72 @@ def fault_text(kind: str, detail: str) -> tuple[str, str]:
     return title, text.format(detail=detail[:40])
 
 
-class _MemoryValues:
-    """The PIN guard's values while the store cannot be written."""
+class GuardValues:
+    """The PIN guard's values in safe mode: the PIN's hash in memory, the count of wrong
+    PINs in GUARD_FILE (the store cannot be written), replaced whole at each change."""
 
-    def __init__(self, pin_hash: str) -> None:
+    def __init__(self, pin_hash: str, path: Path, counted: Any = None) -> None:
         self.pin_hash = pin_hash
+        self.path = path
         self.values: dict[str, Any] = {}
+        self.readable = True
+        """False when the file was there but could not be read as a count."""
+        start = _more_failures(self._read(), counted)
+        if start is not None:
+            self.values[admin.GUARD_KEY] = start
+        self.writable = self._write(start)
+        """Whether the count survives a restart (False on a read-only card)."""
 
     def get_value(self, key: str, default: Any = None) -> Any:
         return self.values.get(key, default)
 
     def set_value(self, key: str, value: Any) -> None:
         self.values[key] = value
+        if key == admin.GUARD_KEY:
+            self.writable = self._write(value)
 
     def setting(self, key: str) -> Any:
         return self.pin_hash if key == admin.PIN_SETTING else None
+
+    def _read(self) -> Any:
+        try:
+            text = self.path.read_text("utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("safe mode: cannot read %s: %s", self.path, exc)
+            self.readable = False
+            return None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if value is not None and not isinstance(value, dict):
+            value = None
+        if value is None and text.strip() != "null":
+            log.warning("safe mode: %s holds no count of wrong PINs", self.path)
+            self.readable = False
+        return value
+
+    def _write(self, value: Any) -> bool:
+        """The count into the file, whole: written beside it, synced, renamed in."""
+        partial = self.path.with_name(self.path.name + ".new")
+        try:
+            with open(partial, "w", encoding="utf-8") as out:
+                out.write(json.dumps(value))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(partial, self.path)
+        except OSError as exc:
+            log.warning("safe mode: wrong PINs cannot be counted in %s: %s", self.path, exc)
+            return False
+        return True
+
+
+def _more_failures(*values: Any) -> Any:
+    """Of stored guard values, the one with the most wrong PINs (None when none has any)."""
+    counted = [v for v in values if admin.guard_state(v or {})[0] > 0]
+    return max(counted, key=lambda v: admin.guard_state(v), default=None)
 
 
 class SafeScreen(Screen):
@@ -97,17 +183,24 @@ class SafeScreen(Screen):
         self._armed = False
 
     def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, None, SoftKey("PIN aus", "p") if self._armed else None]
+        ok = SoftKey("OK", "\n") if self.safe.notice is not None else None
+        return [None, None, ok, SoftKey("PIN aus", "p") if self._armed else None]
 
     def draw(self, canvas: Canvas) -> None:
-        title, text = fault_text(self.safe.fault.kind, self.safe.fault.detail)
+        if self.safe.notice is not None:
+            title, text = self.safe.notice
+        else:
+            title, text = fault_text(self.safe.fault.kind, self.safe.fault.detail)
+            if not self.safe.pin_set():
+                text += " Link offen."
         y = canvas.title(title)
-        if not self.safe.pin_set():
-            text += " Link offen."
         canvas.wrap((2, y + 1), text, SMALL, 124)
 
     def on_key(self, event: KeyEvent) -> None:
-        if event.key is Key.K1 and event.long:
+        if event.key is Key.K3 and not event.long and self.safe.notice is not None:
+            self.safe.notice = None  # back to the fault
+            self._armed = False
+        elif event.key is Key.K1 and event.long:
             self._armed = True
         elif event.key is Key.K4 and self._armed:
             self._armed = False
@@ -116,7 +209,7 @@ class SafeScreen(Screen):
             self._armed = False
 
     def summary(self) -> dict[str, Any]:
-        title, text = fault_text(self.safe.fault.kind, self.safe.fault.detail)
+        title, text = self.safe.notice or fault_text(self.safe.fault.kind, self.safe.fault.detail)
         return {"screen": "safe mode", "title": title, "text": text, "fault": self.safe.fault.kind}
 
 
@@ -133,8 +226,8 @@ class SafeMode:
         watchdog: Any = None,
         now: Callable[[], float] = time.time,
     ) -> None:
-        self.fault = fault
         self.data_dir = Path(data_dir)
+        self.fault = read_only_fault(fault, self.data_dir)
         self.sink = sink
         self.clock = clock
         self.watchdog = watchdog
@@ -148,15 +241,24 @@ class SafeMode:
             except StoreFault as exc:
                 log.info("safe mode: the store cannot be read either: %s", exc)
         pin = ""
+        counted: Any = None
         if self.store is not None:
             try:
                 pin = str(self.store.setting(admin.PIN_SETTING) or "")
             except Exception:  # noqa: BLE001 - a damaged settings table: the backup's PIN
                 pin = newest_pin(self.data_dir)
+            try:
+                counted = self.store.get_value(admin.GUARD_KEY)
+            except Exception:  # noqa: BLE001 - an unreadable count: the file's alone
+                counted = None
         else:
             pin = newest_pin(self.data_dir)
-        self._values = _MemoryValues(pin)
+        self._values = GuardValues(pin, self.data_dir / GUARD_FILE, counted)
         self.pin_guard = admin.PinGuard(self._values, now)
+        if not (self._values.writable and self._values.readable):
+            self.pin_guard.hold(UNCOUNTED_HOLD_S, "wrong PINs cannot be counted on this card")
+        self.notice: tuple[str, str] | None = None
+        """A note for the panel over the fault (the link's port fell back), until OK."""
         self.restored = False
         self._quit = threading.Event()
         self._shown = ShownFrame()
@@ -211,9 +313,10 @@ class SafeMode:
         return bool(self._values.pin_hash)
 
     def open_link(self) -> None:
-        """The box's own reset: no PIN until the next start."""
+        """The box's own reset: no PIN until the next start, no count, no hold."""
         self._values.pin_hash = ""
-        self._values.values.clear()
+        self._values.set_value(admin.GUARD_KEY, None)
+        self.pin_guard.release()
 
     # --- the loop -------------------------------------------------------------
     def post(self, event: KeyEvent) -> None:
