@@ -8,7 +8,7 @@ import random
 import signal
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +167,8 @@ def _safe_mode(
     safe.hardware = hardware
     safe.polls.extend(polls)
     port = args.serial or (None if emulate else _serial_port(safe.store, pins))
-    link = _start_link(SafeLink(safe), port) if port else None
+    fallback = None if args.serial else str(pins.serial_port)
+    link = _start_link(SafeLink(safe), port, fallback, _tell_safe_mode(safe)) if port else None
     signal.signal(signal.SIGTERM, lambda signum, frame: safe.quit())
     signal.signal(signal.SIGINT, lambda signum, frame: safe.quit())
     watchdog.ready()
@@ -206,8 +207,13 @@ def _key_of(ch: str) -> KeyEvent | None:
 
 
 def _serial_port(store: Store | None, pins: Any) -> str:
-    """The link's port: the setting when it is a serial device path, else the pin map's."""
-    from .settings import serial_port_problem
+    """The link's port: the setting when it names a serial port, else the pin map's.
+
+    Only the name is checked here: a port that is not there yet (the gadget comes up
+    after boot, an adapter is plugged in late) is waited for by the link, PORT_WAIT_S
+    at most, and then the pin map's port takes over (_start_link).
+    """
+    from .serial_ports import name_problem
 
     wanted = str(pins.serial_port)
     if store is not None:
@@ -215,7 +221,7 @@ def _serial_port(store: Store | None, pins: Any) -> str:
             wanted = str(store.setting("serial.port"))
         except Exception:  # noqa: BLE001 - an unreadable setting: the pin map's port
             wanted = str(pins.serial_port)
-    problem = serial_port_problem(wanted)
+    problem = name_problem(wanted)
     if problem is not None:
         print(f"spielleiter: serial.port {problem}; using {pins.serial_port}", flush=True)
         return str(pins.serial_port)
@@ -284,7 +290,8 @@ def _run_box(
     link = None
     serial_port = args.serial or (None if emulate else _serial_port(store, pins))
     if serial_port:
-        link = _start_link(box, serial_port)
+        fallback = None if args.serial else str(pins.serial_port)
+        link = _start_link(box, serial_port, fallback, _tell_box(box))
 
     def stop(signum: int, frame: Any) -> None:
         box.quit()
@@ -403,24 +410,64 @@ def _labels(box_ref: list[Box]) -> list[str]:
     return [k.label if k else "" for k in box_ref[0].top.softkeys()]
 
 
-def _start_link(box: Any, where: str) -> Any:
+def _start_link(
+    device: Any,
+    where: str,
+    fallback: str | None = None,
+    tell: Callable[[str, str], None] | None = None,
+) -> Any:
     """The serial link on a port, or on a new pseudo-terminal whose path is printed.
 
     A port that does not exist yet (the USB gadget comes up after boot) is opened as
-    soon as it appears: the server retries every second.
+    soon as it appears: the server retries every second. With a `fallback` (the pin
+    map's port, for the port of the setting), a port that has not opened within
+    PORT_WAIT_S gives way to it, and `tell(wanted, used)` puts it on the panel.
     """
-    from .link.server import LinkServer, open_pty
+    from .link.server import PORT_WAIT_S, LinkServer, open_pty
 
     if where == "pty":
         master_fd, path = open_pty()
         print(f"serial: {path}", flush=True)
-        server = LinkServer.on_fd(master_fd, box)
+        server = LinkServer.on_fd(master_fd, device)
     else:
+        if fallback == where:
+            fallback = None
         if not os.path.exists(where):
-            print(f"spielleiter: serial port {where} not there yet; waiting for it", flush=True)
-        server = LinkServer(where, box)
+            wait = f"waiting {PORT_WAIT_S:g} s for it, then using {fallback}"
+            print(
+                f"spielleiter: serial port {where} not there yet; "
+                + (wait if fallback else "waiting for it"),
+                flush=True,
+            )
+        server = LinkServer(where, device, fallback=fallback, on_fallback=tell)
     server.start()
     return server
+
+
+def _tell_box(box: Box) -> Callable[[str, str], None]:
+    """The panel's message when the link took the fallback port (on the box's loop)."""
+
+    def tell(wanted: str, used: str) -> None:
+        def show() -> None:
+            from .ui.menus import port_fallback_notice
+            from .ui.widgets import Message
+
+            box.push(Message(*port_fallback_notice(wanted, used)))
+
+        box.call_soon(show)
+
+    return tell
+
+
+def _tell_safe_mode(safe: Any) -> Callable[[str, str], None]:
+    """The safe-mode panel's note when the link took the fallback port."""
+
+    def tell(wanted: str, used: str) -> None:
+        from .ui.menus import port_fallback_notice
+
+        safe.notice = port_fallback_notice(wanted, used)
+
+    return tell
 
 
 if __name__ == "__main__":

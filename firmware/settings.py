@@ -6,9 +6,6 @@ default lives here. Changes are validated as a whole and applied all or nothing.
 
 from __future__ import annotations
 
-import os
-import re
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -82,32 +79,17 @@ def _calibration(v: Any) -> str | None:
     return None
 
 
-_SERIAL_NAMES = re.compile(
-    r"/dev/(tty[A-Za-z0-9]{1,16}|serial[01]|serial/by-id/[A-Za-z0-9._:+@-]{1,120})"
-)
-"""Serial device paths taken without looking: the gadget port, UARTs, USB adapters."""
-
-
 def serial_port_problem(v: Any) -> str | None:
-    """Why `v` is not a serial device path (None when it is one).
+    """Why `v` is not a serial port the link may use (None when it is one).
 
-    Only /dev/tty*, /dev/serial0 and 1, /dev/serial/by-id/*, or another path under /dev
-    that is a character device now; never a pyserial URL (spy://, socket://, loop://)
-    and never a file.
+    A tty of a serial class (ttyS, ttyAMA, ttyGS, ttyUSB, ttyACM; /dev/serial0 and 1
+    and /dev/serial/by-id/* are followed to one) that is there now: never a pyserial URL,
+    a file or another character device (spielleiter.serial_ports). The default port
+    passes while it is not there yet: the box waits for the gadget port at start.
     """
-    want = "must be a serial device such as /dev/ttyGS0, /dev/serial0 or /dev/serial/by-id/..."
-    if not isinstance(v, str) or not v.strip() or len(v) > 200:
-        return want
-    if "://" in v or not v.startswith("/dev/") or ".." in v.split("/") or "\x00" in v:
-        return f"{v[:60]!r} is not a serial device path: {want}"
-    if _SERIAL_NAMES.fullmatch(v) and ".." not in v:
-        return None
-    try:
-        if stat.S_ISCHR(os.stat(v).st_mode):
-            return None
-    except (OSError, ValueError):
-        pass
-    return f"{v[:60]!r} is not a serial device: {want}"
+    from .serial_ports import port_problem
+
+    return port_problem(v, absent_ok=v == SETTINGS["serial.port"].default)
 
 
 def _port(v: Any) -> str | None:
@@ -123,7 +105,12 @@ SETTINGS: dict[str, Setting] = {
     "admin.pin": Setting(
         "", _pin, "admin PIN (4-8 digits) for every link call that changes data; empty: link open"
     ),
-    "serial.port": Setting("/dev/ttyGS0", _port, "serial port of the laptop link"),
+    "serial.port": Setting(
+        "/dev/ttyGS0",
+        _port,
+        "serial port of the laptop link: ttyGS*, ttyS*, ttyAMA*, ttyUSB*, ttyACM*, serial0/1,"
+        " serial/by-id/*",
+    ),
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
     "sound.enabled": Setting(True, _bool, "the buzzer's tunes (turn, clock, take, end)"),

@@ -34,3 +34,40 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture
+def serial_dev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A /dev of its own for the serial port checks (spielleiter.serial_ports.ROOT): real
+    character devices made with mknod (the tests are skipped where that is not allowed).
+
+    Serial ports: ttyS0, ttyAMA0, ttyUSB0, ttyACM0, serial0 -> ttyAMA0, serial1 -> ttyS0,
+    serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0 -> ttyUSB0. Not serial
+    ports: null, zero, urandom, tty, tty1, serial/by-id/usb-Evil-if00 -> zero, and
+    ttyUSB5, a plain file. No ttyGS0: the gadget port is not up.
+    """
+    import os
+    import stat
+
+    from spielleiter import serial_ports
+
+    root = tmp_path / "root"
+    dev = root / "dev"
+    (dev / "serial" / "by-id").mkdir(parents=True)
+    nodes = {
+        "ttyS0": (4, 64), "ttyAMA0": (204, 64), "ttyUSB0": (188, 0), "ttyACM0": (166, 0),
+        "null": (1, 3), "zero": (1, 5), "urandom": (1, 9), "tty": (5, 0), "tty1": (4, 1),
+    }  # fmt: skip
+    for name, (major, minor) in nodes.items():
+        try:
+            os.mknod(dev / name, 0o600 | stat.S_IFCHR, os.makedev(major, minor))
+        except PermissionError:
+            pytest.skip("making device nodes needs CAP_MKNOD (root)")
+    (dev / "serial0").symlink_to("ttyAMA0")
+    (dev / "serial1").symlink_to("ttyS0")
+    by_id = dev / "serial" / "by-id"
+    (by_id / "usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0").symlink_to("../../ttyUSB0")
+    (by_id / "usb-Evil-if00").symlink_to("../../zero")
+    (dev / "ttyUSB5").write_text("")
+    monkeypatch.setattr(serial_ports, "ROOT", str(root))
+    return root

@@ -320,7 +320,7 @@ def test_asking_for_the_pin_setting_explains_that_it_is_never_shown(host, store)
     assert code == 1 and "never shows the admin PIN" in err
 
 
-def test_a_warning_from_the_box_goes_to_stderr(host, store):
+def test_a_warning_from_the_box_goes_to_stderr(host, store, serial_dev):
     code, out, err = host("settings", "set", "serial.port=/dev/ttyAMA0")
     assert code == 0 and "serial.port" in out and "warning" in err and "warning" not in out
 

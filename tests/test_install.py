@@ -660,7 +660,8 @@ def test_unit_confines_the_service() -> None:
     assert one["IPAddressDeny"] == "any" and one["RestrictAddressFamilies"] == "AF_UNIX"
     assert one["DevicePolicy"] == "closed"
     allowed = {line.split()[0] for line in service["DeviceAllow"]}
-    assert allowed == {"char-i2c", "char-gpiochip", "char-ttyGS", "char-ttyAMA", "char-ttyS"}
+    assert allowed == {"char-i2c", "char-gpiochip", "char-ttyGS", "char-ttyAMA", "char-ttyS",
+                       "char-ttyUSB", "char-ttyACM"}  # fmt: skip
     assert not any(line.split()[0].startswith("/") for line in service["DeviceAllow"])
     assert "PrivateDevices" not in service and "PrivateUsers" not in service
     assert service["CapabilityBoundingSet"] == [""] and service["AmbientCapabilities"] == [""]

@@ -142,7 +142,9 @@ def test_changing_the_admin_pin_needs_the_current_one(box, store, device):
     assert verify_pin("5678", store.setting("admin.pin"))
 
 
-def test_changing_the_serial_port_warns_that_it_takes_effect_at_the_next_start(box, store):
+def test_changing_the_serial_port_warns_that_it_takes_effect_at_the_next_start(
+    box, store, serial_dev
+):
     result = box.call("settings.set", changes={"serial.port": "/dev/ttyAMA0"})
     assert store.setting("serial.port") == "/dev/ttyAMA0" and "starts again" in result["warning"]
     assert "warning" not in box.call("settings.set", changes={"serial.port": "/dev/ttyAMA0"})

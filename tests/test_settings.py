@@ -96,11 +96,12 @@ def test_a_serial_port_that_is_no_device_is_refused(store, port) -> None:
 
 @pytest.mark.parametrize(
     "port",
-    ["/dev/ttyUSB0", "/dev/ttyAMA0", "/dev/ttyS0", "/dev/serial0", "/dev/serial1",
-     "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0", "/dev/null"],
+    ["/dev/ttyUSB0", "/dev/ttyAMA0", "/dev/ttyS0", "/dev/ttyACM0", "/dev/serial0", "/dev/serial1",
+     "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0"],
 )  # fmt: skip
-def test_a_serial_device_path_is_a_fine_port(store, port) -> None:
-    """/dev/null stands for "another existing character device"."""
+def test_a_serial_device_path_is_a_fine_port(store, port, serial_dev) -> None:
+    """serial_dev: a /dev where these ports are (conftest); tests/test_serial_port.py
+    has the devices that are refused."""
     store.set_settings({"serial.port": port})
     assert store.settings()["serial.port"] == port
 

@@ -3,12 +3,15 @@
 The server owns its thread and its port and calls the device only through the
 quick methods of LinkDevice, so a slow or noisy laptop never slows the game loop.
 A port that is missing (the USB gadget not up yet) or goes away is reopened every
-second. For the emulator, `LinkServer.on_pty(device)` serves a fresh pseudo-terminal:
-the server holds the master side, the laptop opens `server.port_name` (/dev/pts/N).
+second. A port that has not opened within `wait_s` of the start (PORT_WAIT_S) gives
+way to the `fallback` port, once, with a log line and a call of `on_fallback`: a
+stored port that is gone never leaves the box without its link. For the emulator,
+`LinkServer.on_pty(device)` serves a fresh pseudo-terminal: the server holds the
+master side, the laptop opens `server.port_name` (/dev/pts/N).
 
 Example::
 
-    server = LinkServer(store.setting("serial.port"), device)
+    server = LinkServer(store.setting("serial.port"), device, fallback="/dev/ttyGS0")
     server.start()
     ...
     server.stop()
@@ -20,7 +23,9 @@ import logging
 import os
 import select
 import threading
+import time
 import tty
+from collections.abc import Callable
 from typing import Protocol
 
 import serial
@@ -37,6 +42,8 @@ WRITE_TIMEOUT_S = 2.0
 """An answer nobody reads for this long is dropped (no laptop attached)."""
 REOPEN_S = 1.0
 """Pause between attempts to open a missing port."""
+PORT_WAIT_S = 10.0
+"""How long a port may take to open at the start before the fallback port is used."""
 
 
 class _Port(Protocol):
@@ -147,10 +154,28 @@ _held_slaves: dict[int, int] = {}
 class LinkServer:
     """Serves the link methods on a port: a serial device path (str), or an open fd (int)."""
 
-    def __init__(self, port: str | int, device: LinkDevice, *, max_line: int = MAX_LINE) -> None:
+    def __init__(
+        self,
+        port: str | int,
+        device: LinkDevice,
+        *,
+        max_line: int = MAX_LINE,
+        fallback: str | int | None = None,
+        wait_s: float = PORT_WAIT_S,
+        on_fallback: Callable[[str, str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.port = port
         self.methods = Methods(device)
         self.max_line = max_line
+        self.fallback = fallback if fallback != port else None
+        """Where the link goes when `port` has not opened within `wait_s` of the start."""
+        self.wait_s = wait_s
+        self.on_fallback = on_fallback
+        """Called (on the link's thread) with the two port names when the fallback is taken."""
+        self._clock = clock
+        self.opened = threading.Event()
+        """Set once a port has opened."""
         self._owned_pty: int | None = None
         self._pty_path: str | None = None
         self._stop = threading.Event()
@@ -213,13 +238,22 @@ class LinkServer:
         return _FdPort(self.port) if isinstance(self.port, int) else _SerialPort(self.port)
 
     def _run(self) -> None:
+        started = self._clock()
         while not self._stop.is_set():
             try:
                 port = self._open()
             except (OSError, serial.SerialException) as exc:
                 log.debug("link: cannot open %s: %s", self.port_name, exc)
-                self._stop.wait(REOPEN_S)
+                if self.fallback is not None and not self.opened.is_set():
+                    left = started + self.wait_s - self._clock()
+                    if left <= 0:
+                        self._fall_back(exc)
+                        continue
+                    self._stop.wait(min(REOPEN_S, left))
+                else:
+                    self._stop.wait(REOPEN_S)
                 continue
+            self.opened.set()
             self._port = port
             try:
                 self._serve(port)
@@ -230,6 +264,24 @@ class LinkServer:
                 with self._port_lock:
                     self._port = None
                     port.close()
+
+    def _fall_back(self, exc: Exception) -> None:
+        """The port did not open in time: serve the fallback from now on (once)."""
+        wanted = self.port_name
+        assert self.fallback is not None
+        self.port, self.fallback = self.fallback, None
+        log.warning(
+            "spielleiter: serial port %s did not open within %g s (%s); the link uses %s",
+            wanted,
+            self.wait_s,
+            exc,
+            self.port_name,
+        )
+        if self.on_fallback is not None:
+            try:
+                self.on_fallback(wanted, self.port_name)
+            except Exception:  # noqa: BLE001 - telling the panel must not end the link
+                log.exception("link: could not tell the panel about the fallback")
 
     def _serve(self, port: _Port) -> None:
         framer = LineFramer(self.max_line)

@@ -11,7 +11,7 @@ from ..games.base import Seat
 from ..games.catalog import GameEntry, HouseRule, Variant
 from ..hal.keys import Key, KeyEvent
 from ..session import Session
-from ..settings import SettingsError
+from ..settings import SETTINGS, SettingsError
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
@@ -310,7 +310,7 @@ UNDO_MS = (0, 1000, 1500, 2500, 4000)
 
 
 def settings_menu(app: App) -> ListMenu:
-    """Display contrast, the clock, the admin PIN."""
+    """Display contrast, the clock, the sound, Zurück, the admin PIN, the link's port."""
 
     def cycle(key: str, options: tuple[Any, ...]) -> None:
         value = app.settings()[key]
@@ -372,10 +372,52 @@ def settings_menu(app: App) -> ListMenu:
             ),
             pin_menu,
         ),
+        Item(
+            lambda: f"Link-Port: {short_port(str(app.settings()[PORT_SETTING]))}",
+            lambda: app.push(port_menu(app)),
+        ),
     ]
     extra = _extra_settings(app)
     items.extend(extra)
     return ListMenu("Einstellungen", items)
+
+
+PORT_SETTING = "serial.port"
+
+
+def short_port(path: str) -> str:
+    """A port as the panel names it: without /dev/ (a by-id name by its own name)."""
+    return path.rsplit("/", 1)[-1] if path.startswith("/dev/") else path
+
+
+def port_menu(app: App) -> ListMenu:
+    """The laptop link's port: the default, or one of the serial ports there now. It
+    takes effect at the next start (the link already runs on the port it has)."""
+    from ..serial_ports import available
+
+    default = str(SETTINGS[PORT_SETTING].default)
+
+    def choose(port: str) -> None:
+        try:
+            app.store.set_settings({PORT_SETTING: port})
+        except SettingsError:
+            app.replace(Message("Link-Port", f"{short_port(port)} ist nicht mehr da."))
+            return
+        app.reload_settings()
+        app.replace(Message("Link-Port", f"Der Link nimmt {port} beim nächsten Start."))
+
+    items = [Item(f"Standard: {short_port(default)}", partial(choose, default))]
+    items.extend(Item(short_port(p), partial(choose, p)) for p in available() if p != default)
+    return ListMenu("Link-Port", items)
+
+
+def port_fallback_notice(wanted: str, used: str) -> tuple[str, str]:
+    """The panel's title and text when the link's port did not open at the start."""
+    return (
+        "Link-Port fehlt",
+        f"{short_port(wanted)[:20]} geht nicht auf. Link jetzt auf {short_port(used)[:20]}."
+        " Einstellungen: Link-Port.",
+    )
 
 
 def _extra_settings(app: App) -> list[Item]:
