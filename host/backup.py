@@ -13,11 +13,13 @@ import argparse
 import base64
 import getpass
 import hashlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from .device import (
+    AnswerError,
     Device,
     HostError,
     UsageError,
@@ -88,6 +90,11 @@ def backup_restore(args: argparse.Namespace) -> int:
             part = base64.b64encode(data[offset : offset + PART_BYTES]).decode("ascii")
             params = {"data": part, "offset": offset, "size": len(data), "sha256": digest}
             result = box.call("backup.restore", **params, **({} if pin is None else {"pin": pin}))
+        if not result["restored"] or result["received"] != len(data):
+            raise AnswerError(
+                f"the box answered backup.restore with restored {json.dumps(result['restored'])}"
+                f" and received {result['received']} after the last part of {len(data)} bytes"
+            )
         return show(result, args.json, f"restored {len(data)} bytes from {args.file}")
 
     return run_with_device(args, body)

@@ -42,6 +42,8 @@ from spielleiter.link.protocol import (
     request_line,
 )
 
+from . import answers
+
 DEFAULT_TIMEOUT_S = 5.0
 RESPONSE_LIMIT = 64 * 1024 * 1024
 """The longest answer line the host reads (a big record or a screen fits easily)."""
@@ -55,6 +57,7 @@ EXIT_BUSY = 4
 EXIT_TIMEOUT = 5
 EXIT_PROTOCOL = 6
 EXIT_INVALID = 7
+EXIT_ANSWER = 8
 
 
 class HostError(Exception):
@@ -96,6 +99,13 @@ class NoAnswerError(HostError):
 
 class ProtocolError(HostError):
     exit_code = EXIT_PROTOCOL
+
+
+class AnswerError(HostError):
+    """The box answered something this tool does not expect: a result without the
+    documented shape (answers.RESULTS), or an error that is no JSON-RPC error object."""
+
+    exit_code = EXIT_ANSWER
 
 
 class RemoteError(HostError):
@@ -201,22 +211,24 @@ class Device:
         return device
 
     def greet(self) -> dict[str, Any]:
-        """End any half line the box holds, then `hello` and check the protocol version."""
+        """End any half line the box holds, then `hello`: check the protocol version, then
+        the answer's shape (a box of another version may answer another shape)."""
         self._port.reset_input_buffer()
         self._port.write(b"\n")
-        self.hello = self.call("hello")
-        if not isinstance(self.hello, dict) or "protocol" not in self.hello:
+        hello = self.request("hello")
+        if not isinstance(hello, dict) or "protocol" not in hello:
             raise ProtocolError(
                 f"the device on {self.name} does not speak the Spielleiter protocol"
-                f" (its hello answer was {json.dumps(self.hello)[:60]})"
+                f" (its hello answer was {json.dumps(hello)[:60]})"
             )
-        theirs = self.hello["protocol"]
+        theirs = hello["protocol"]
         if theirs != PROTOCOL_VERSION:
             raise ProtocolError(
                 f"the box on {self.name} speaks link protocol {theirs!r}, this spielleiter-host"
                 f" speaks {PROTOCOL_VERSION}: update the older one (pip install -U spielleiter"
                 " on the laptop, or the box's software)"
             )
+        self.hello = checked("hello", hello)
         return self.hello
 
     def close(self) -> None:
@@ -229,7 +241,12 @@ class Device:
         self.close()
 
     def call(self, method: str, **params: Any) -> Any:
-        """The result of `method`; RemoteError when the box refuses, NoAnswerError if silent."""
+        """The result of `method`, checked to have its documented shape (AnswerError when
+        not); RemoteError when the box refuses, NoAnswerError if silent."""
+        return checked(method, self.request(method, **params))
+
+    def request(self, method: str, **params: Any) -> Any:
+        """The result of `method` as it came (RemoteError, NoAnswerError as for `call`)."""
         self._counter += 1
         request_id = f"{self._prefix}-{self._counter}"
         try:
@@ -275,22 +292,17 @@ class Device:
             if "result" not in message and "error" not in message:
                 strange = strange or line  # an echo of our request, or a request to us
                 continue
-            if message.get("id") is None and isinstance(message.get("error"), dict):
+            if message.get("id") is None and "error" in message:
                 # the box could not read our request (too long, not JSON ...): it answers
                 # with id null, and that answer is ours, as nothing else is in flight
-                error = message["error"]
+                code, text, data = rpc_error(method, message["error"])
                 raise RemoteError(
-                    int(error.get("code", 0)),
-                    f"the box could not read the {method} request: {error.get('message')}",
-                    error.get("data"),
+                    code, f"the box could not read the {method} request: {text}", data
                 )
             if message.get("id") != request_id:
                 continue  # an answer to an earlier session's request
             if "error" in message:
-                error = message["error"] if isinstance(message["error"], dict) else {}
-                raise RemoteError(
-                    int(error.get("code", 0)), str(error.get("message", "error")), error.get("data")
-                )
+                raise RemoteError(*rpc_error(method, message["error"]))
             return message.get("result")
 
     def _next_line(self, deadline: float) -> bytes | None:
@@ -306,6 +318,33 @@ class Device:
                 self._lines.extend(self._framer.feed(data))
         line = self._lines.pop(0)
         return line if line is not None else b"(overlong line)"
+
+
+def checked(method: str, result: Any) -> Any:
+    """`result` when it has the shape docs/protocol.md gives `method`, else AnswerError
+    naming the method and the field."""
+    if method in answers.RESULTS:
+        problem = answers.problem(method, result)
+        if problem is not None:
+            raise AnswerError(f"the box answered {method} with {problem}")
+    return result
+
+
+def rpc_error(method: str, error: Any) -> tuple[int, str, Any]:
+    """(code, message, data) of a JSON-RPC error object; AnswerError showing what came
+    when it is none (not an object, no integer code, no message)."""
+    if (
+        isinstance(error, dict)
+        and isinstance(error.get("code"), int)
+        and not isinstance(error.get("code"), bool)
+        and isinstance(error.get("message"), str)
+    ):
+        return error["code"], error["message"], error.get("data")
+    came = json.dumps(error, ensure_ascii=False)
+    came = came if len(came) <= 200 else came[:200] + "..."
+    raise AnswerError(
+        f"the box answered {method} with an error that is not a JSON-RPC error object: {came}"
+    )
 
 
 # --- what every command shares ------------------------------------------------

@@ -1,0 +1,180 @@
+"""What the box's answers look like: one result shape per method, checked before use.
+
+docs/protocol.md shows each method's result; RESULTS writes the same shapes once, and
+Device.call checks every answer against its method's shape before a command reads it.
+So a box that answers the right shape with a wrong type (a record id that is a string,
+a picture that is not base64, a field left out) is one line naming the method and the
+field, exit code 8, never a traceback or an empty table in the middle of a command.
+
+A shape is a leaf (INT, STR, ... and `a | b` for either), a dict of the fields an
+object must have (more are allowed; `Optional(shape)` for a field that may be left
+out), `[shape]` for a list of them, `MapOf(shape)` for an object whose every value
+is one, or `Nullable(shape)` for null or that. OBJECT is any object: what the app puts
+there is the app's (the hardware it found, a board, a screen's summary).
+
+Example::
+
+    >>> problem("records.list", {"records": [{"id": "7"}]})
+    'records[0].id not an integer'
+    >>> problem("names.list", {"names": ["Anna", "Jörg"]}) is None
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A leaf: what it is called in a message, and the test a value must pass."""
+
+    want: str
+    test: Callable[[Any], bool]
+
+    def __or__(self, other: Kind) -> Kind:
+        return Kind(f"{self.want} or {other.want}", lambda v: self.test(v) or other.test(v))
+
+
+@dataclass(frozen=True)
+class Optional:
+    """A field that may be left out (when it is there, it has this shape)."""
+
+    shape: Any
+
+
+@dataclass(frozen=True)
+class Nullable:
+    """null, or this shape (an object in safe mode, null otherwise ...)."""
+
+    shape: Any
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """An object whose every value has this shape (a game's name -> its lines, ...)."""
+
+    shape: Any
+
+
+def _integer(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+
+INT = Kind("an integer", _integer)
+NUMBER = Kind("a number", _number)
+STR = Kind("a string", lambda v: isinstance(v, str))
+BOOL = Kind("true or false", lambda v: isinstance(v, bool))
+NULL = Kind("null", lambda v: v is None)
+OBJECT = Kind("an object", lambda v: isinstance(v, dict))
+ANY = Kind("anything", lambda v: True)
+BASE64 = Kind(
+    "base64", lambda v: isinstance(v, str) and len(v) % 4 == 0 and bool(_BASE64.fullmatch(v))
+)
+SHA256 = Kind(
+    "a sha256 in hex", lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{64}", v))
+)
+
+_BOARD_LINE = {"game": STR, "name": STR, "shipped": BOOL, "uploaded": BOOL}
+_PLACE = {"place": INT, "name": STR, "points": INT, "matches": INT, "wins": Optional(INT)}
+_RECORD_LINE = {
+    "id": INT, "game": STR, "seats": [STR], "actions": INT, "started": NUMBER,
+    "finished": BOOL, "abandoned": BOOL,
+}  # fmt: skip
+_RECORD = {
+    "format": INT, "game": STR, "params": OBJECT, "seats": [{"name": STR, "kind": STR}],
+    "actions": [INT | NULL], "meta": OBJECT, "withheld": Optional(ANY),
+}  # fmt: skip
+_FAULT = {"kind": STR, "detail": STR, "panel": STR, "records_readable": BOOL}
+
+RESULTS: dict[str, Any] = {
+    "hello": {
+        "firmware": STR, "hardware": OBJECT, "uptime_s": NUMBER, "game": STR | NULL,
+        "protocol": INT, "methods": [STR], "pin_set": BOOL, "fault": Nullable(_FAULT),
+    },
+    "settings.get": {"settings": OBJECT, "defaults": OBJECT, "help": MapOf(STR), "pin_set": BOOL},
+    "settings.set": {"settings": OBJECT, "pin_set": BOOL, "warning": Optional(STR)},
+    "boards.list": {"boards": [_BOARD_LINE]},
+    "boards.get": {"game": STR, "name": STR, "board": OBJECT},
+    "boards.put": {"game": STR, "stored": [STR]},
+    "boards.delete": {"game": STR, "deleted": STR},
+    "bestenliste.get": {"bestenliste": MapOf([_PLACE]), "meaning": MapOf(STR)},
+    "bestenliste.reset": {"game": STR | NULL, "removed": INT},
+    "records.list": {"records": [_RECORD_LINE]},
+    "records.get": {"record": _RECORD},
+    "records.delete": {"deleted": INT},
+    "names.list": {"names": [STR]},
+    "names.add": {"names": [STR]},
+    "screen": {"png": BASE64, "summary": OBJECT},
+    "spinner.read": {},
+    "spinner.calibrate": {"calibration": OBJECT},
+    "backup.get": {
+        "size": INT, "sha256": SHA256, "data": BASE64, "left_out": [INT], "name": Optional(STR),
+    },
+    "backup.restore": {"received": INT, "size": INT, "restored": BOOL},
+}  # fmt: skip
+"""Every method the laptop tool calls, and the shape of its result (docs/protocol.md)."""
+
+
+def problem(method: str, result: Any) -> str | None:
+    """What is wrong with `result` as an answer to `method`, naming the field: "records[0].id
+    not an integer", "png missing" (None when it has the documented shape)."""
+    return _problem(RESULTS[method], result, "")
+
+
+def _problem(shape: Any, value: Any, path: str) -> str | None:
+    where = path or "the result"
+    if isinstance(shape, Kind):
+        return None if shape.test(value) else f"{where} not {shape.want}"
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return f"{where} not an object"
+        for key, field in shape.items():
+            inner = _join(path, key)
+            if isinstance(field, Optional):
+                if key not in value:
+                    continue
+                field = field.shape
+            if key not in value:
+                return f"{inner} missing"
+            found = _problem(field, value[key], inner)
+            if found:
+                return found
+        return None
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return f"{where} not a list"
+        for i, item in enumerate(value):
+            found = _problem(shape[0], item, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(shape, Nullable):
+        return None if value is None else _problem(shape.shape, value, path)
+    if isinstance(shape, MapOf):
+        if not isinstance(value, dict):
+            return f"{where} not an object"
+        for key, item in value.items():
+            found = _problem(shape.shape, item, _join(path, key))
+            if found:
+                return found
+        return None
+    raise TypeError(f"not a shape: {shape!r}")
+
+
+def _join(path: str, key: str) -> str:
+    """`path.key`, or `path["key"]` for a key that is no plain name (a dotted setting)."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{json.dumps(key[:40], ensure_ascii=False)}]"
