@@ -392,7 +392,7 @@ def test_the_menu_key_on_a_sheet_opens_the_pause_menu(tmp_path: Path) -> None:
     box = game_box(tmp_path, [ANNA])
     press(box, 4)
     box.dispatch(KeyEvent(Key.K4, long=True))
-    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen", "Info"]
 
 
 def test_leaving_from_a_sheet_ends_the_durchgang_unscored(tmp_path: Path) -> None:

@@ -224,7 +224,7 @@ def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
     labels = [item.text() for item in box.top.items]
-    assert labels == ["Weiter", "Hilfe", "A geht", "B geht"]
+    assert labels == ["Weiter", "Hilfe", "A geht", "B geht", "Info"]
     box.top.items[2].action()  # A geht
     box.dispatch(KeyEvent(Key.K1))  # Ja
     box.settle()
@@ -238,7 +238,7 @@ def test_a_human_who_leaves_other_humans_gets_minus_ten(tmp_path: Path) -> None:
 def test_leaving_alone_abandons_the_match_without_penalty(tmp_path: Path) -> None:
     box = solo_box(tmp_path)
     box.dispatch(KeyEvent(Key.K4, long=True))
-    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen", "Info"]
     box.top.items[2].action()
     box.dispatch(KeyEvent(Key.K1))
     assert box.session is None
@@ -394,7 +394,7 @@ def test_a_long_menu_key_on_rat_or_info_opens_the_pause_menu_and_the_clock_waits
     assert box.session.committed == committed  # Rat and Info stop the clock
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
-    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen"]
+    assert [item.text() for item in box.top.items] == ["Weiter", "Hilfe", "Verlassen", "Info"]
 
 
 def test_a_long_menu_key_on_the_tafel_opens_the_pause_menu(tmp_path: Path) -> None:
@@ -452,3 +452,19 @@ def test_a_rematch_from_the_endstand_keeps_the_seats_and_house_rules(tmp_path: P
     assert [s.to_json() for s in second.seats] == [s.to_json() for s in first.seats]
     assert second.params == first.params and second.meta["chance"]["commitment"] != first.meta["chance"]["commitment"]
     store.close()
+
+
+def test_the_pause_menus_info_shows_the_seal_of_the_matchs_chance(tmp_path: Path) -> None:
+    """Every game's pause menu has Info: the record's number and its chance commitment,
+    in groups of four, as records.get shows it and `spielleiter-host verify` checks it."""
+    box = solo_box(tmp_path)
+    commit = box.session.record.meta["chance"]["commitment"]
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    box.top.items[-1].action()  # Info
+    shown = box.top.summary()
+    assert shown["title"] == "Info" and f"Partie {box.session.record_id}" in shown["text"]
+    assert shown["text"].replace(" ", "").replace("\n", "").endswith(commit)
+    assert "Siegel" in shown["text"]
+    assert_golden(render(box.top).image, "info_seal")
+    box.dispatch(KeyEvent(Key.K2))
+    assert "verify" in box.top.summary()["text"]

@@ -128,7 +128,24 @@ class GameScreen(Screen):
                 items.append(Item(label, partial(self.confirm_leave, seat)))
         else:
             items.append(Item("Verlassen", partial(self.confirm_leave, None)))
+        items.append(Item("Info", partial(self.app.push, Pages("Info", self.info_pages()))))
         return items
+
+    def info_pages(self) -> list[str]:
+        """The match's number and the seal of its chance (the commitment the record shows),
+        so the table can check afterwards that the box drew fairly."""
+        chance = self.session.record.meta.get("chance")
+        commit = str(chance.get("commitment", "")) if isinstance(chance, dict) else ""
+        number = f"Partie {self.session.record_id}"
+        if len(commit) != 64:
+            return [f"{number}\nOhne Siegel des Zufalls (vor dem Siegel begonnen)."]
+        groups = [commit[i : i + 4] for i in range(0, 64, 4)]
+        lines = [" ".join(groups[i : i + 4]) for i in range(0, 16, 4)]
+        return [
+            "\n".join([f"{number}, Siegel:", *lines]),
+            "Die Box hat ihren Zufall zu Beginn versiegelt und deckt ihn am Ende auf: "
+            "spielleiter-host verify prüft dann jede Ziehung gegen dieses Siegel.",
+        ]
 
     def confirm_leave(self, seat: int | None) -> None:
         entry = self.table.entry
