@@ -190,6 +190,8 @@ class Verdict:
     index: int | None = None
     """The first action that is not what the secret draws (or cannot be replayed)."""
     reason: str = ""
+    expected: int | None = None
+    """What the secret draws at `index` (None: the action could not be played)."""
 
 
 def verify(record: Any) -> Verdict:
@@ -213,7 +215,7 @@ def verify(record: Any) -> Verdict:
                 expected = draw(state, secret, i)
                 if action != expected:
                     why = f"action {i} is {action}, the secret draws {expected}"
-                    return Verdict(False, drawn, typed, i, why)
+                    return Verdict(False, drawn, typed, i, why, expected)
                 drawn += 1
         try:
             state.apply_action(action)

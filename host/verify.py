@@ -59,12 +59,8 @@ def check(record: Record) -> dict[str, Any]:
         return {"ok": True, **facts}
     if verdict.index is None:
         raise HostError(f"record of {record.game} cannot be verified: {verdict.reason}", facts)
-    index = verdict.index
+    index, expected = verdict.index, verdict.expected
     given = record.actions[index]
-    state = record.make_game().new_initial_state()
-    for earlier in record.actions[:index]:
-        state.apply_action(earlier)
-    expected = draws.draw(state, str(chance["secret"]), index) if state.is_chance_node() else None
     if expected is None:
         why = verdict.reason
     else:

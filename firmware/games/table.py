@@ -335,8 +335,7 @@ class Table:
         self.advance()
 
     def _before_move(self) -> TakeBack:
-        left = None if self.deadline is None else self.deadline - self.host.now()
-        return TakeBack(self.session.committed, self.news, left)
+        return TakeBack(self.session.committed, self.news, self.deadline, self.rounds_over())
 
     # --- taking back a mis-press ---------------------------------------------------
     def offer_take_back(self, seat: int, action: int) -> bool:
@@ -359,7 +358,7 @@ class Table:
             if until <= self.host.now():
                 return False
         self.take_back_offer = replace(
-            self._undoable, seat=seat, action=action, committed=self.session.committed, until=until
+            undoable, seat=seat, action=action, committed=self.session.committed, until=until
         )
         self.hold_until = until
         return True
