@@ -157,3 +157,131 @@ def validate(changes: Mapping[str, Any]) -> dict[str, Any]:
         if problem:
             raise SettingsError(key, problem)
     return dict(changes)
+
+
+# --- reading what the store holds ------------------------------------------------------
+
+UNREADABLE_PIN = "scrypt$0$0$0$$"
+"""What an admin PIN the store cannot read counts as: a PIN is set and no PIN verifies
+(the hash format with a cost scrypt refuses), so damage never opens the link. The box's
+own reset (Einstellungen, Admin-PIN) replaces it."""
+
+
+def parse_stored(text: Any) -> Any:
+    """A stored value: the JSON text the store keeps, read strictly.
+
+    ValueError unless `text` is a string of JSON without NaN, Infinity or a number too
+    large for a double (``1e999``): what no write of the box ever produces.
+
+    >>> parse_stored('{"a": [1, 2.5]}')
+    {'a': [1, 2.5]}
+    >>> parse_stored("1e999")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a finite number: 1e999
+    """
+    import json
+    import math
+
+    if not isinstance(text, str):
+        raise ValueError(f"not JSON text but {type(text).__name__}")
+
+    def finite(number: str) -> float:
+        value = float(number)
+        if not math.isfinite(value):
+            raise ValueError(f"not a finite number: {number[:40]}")
+        return value
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"not a finite number: {name}")
+
+    try:
+        return json.loads(text, parse_float=finite, parse_constant=constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at {exc.pos})") from None
+
+
+def _stored_pin_problem(value: Any) -> str | None:
+    """Why a stored admin PIN is not one the box writes: "" (none), its salted hash with
+    scrypt costs up to four times the box's own, or a plain PIN of an older version."""
+    from . import admin
+
+    if not isinstance(value, str):
+        return "must be the PIN's hash, or empty for no PIN"
+    if value == "" or _pin(value) is None:
+        return None
+    if not admin.is_hashed(value):
+        return "must be the PIN's hash, or empty for no PIN"
+    _, n, r, p, salt, digest = value.split("$")
+    budget = 4 * admin.SCRYPT_N * admin.SCRYPT_R * admin.SCRYPT_P
+    try:
+        cost = [int(n), int(r), int(p)]
+        import base64
+
+        sizes = [len(base64.b64decode(part, validate=True)) for part in (salt, digest)]
+    except ValueError:
+        return "the PIN's hash is malformed"
+    if cost[0] < 2 or cost[0] & (cost[0] - 1) or min(cost) < 1:
+        return "the PIN's hash has an invalid scrypt cost"
+    if cost[0] * cost[1] * cost[2] > budget:
+        return "the PIN's hash costs more than the box allows"
+    if not (8 <= sizes[0] <= 64 and 16 <= sizes[1] <= 64):
+        return "the PIN's hash is malformed"
+    return None
+
+
+def _stored_port_problem(value: Any) -> str | None:
+    from .serial_ports import name_problem
+
+    return name_problem(value)
+
+
+def _stored_check(key: str, setting: Setting) -> Callable[[Any], str | None]:
+    """How a stored value is checked: as a change is, except the admin PIN (kept as its
+    hash, "" for none) and the serial port (by its name only: an adapter that is not
+    plugged in now is still the setting, and the link waits for it)."""
+    from . import admin
+
+    return {admin.PIN_SETTING: _stored_pin_problem, "serial.port": _stored_port_problem}.get(
+        key, setting.check
+    )
+
+
+def stored_value(key: str, text: Any) -> Any:
+    """A setting as the store keeps it (`text`: its JSON), read and checked by the same
+    checks as a change: SettingsError names the key and says why it cannot be used.
+
+    Two are read by checks of their own (_stored_check): the admin PIN, kept as its
+    salted hash, and the serial port, whose device need not be plugged in.
+
+    >>> stored_value("clock.seconds", "15")
+    15
+    >>> stored_value("clock.seconds", '"abc"')
+    Traceback (most recent call last):
+    ...
+    spielleiter.settings.SettingsError: clock.seconds: must be a whole number from 3 to 120
+    """
+    setting = SETTINGS.get(key) if isinstance(key, str) else None
+    if setting is None:
+        raise SettingsError(str(key), "no such setting")
+    try:
+        value = parse_stored(text)
+    except ValueError as exc:
+        raise SettingsError(key, str(exc)) from None
+    try:
+        problem = _stored_check(key, setting)(value)
+    except (TypeError, ValueError) as exc:
+        problem = f"cannot be checked: {exc}"
+    if problem:
+        raise SettingsError(key, problem)
+    return value
+
+
+def fallback(key: str) -> Any:
+    """What a setting counts as when its stored value cannot be read: its default, but
+    for the admin PIN one that no PIN opens (UNREADABLE_PIN)."""
+    from . import admin
+
+    return UNREADABLE_PIN if key == admin.PIN_SETTING else SETTINGS[key].default

@@ -9,12 +9,18 @@ that cannot be opened, is corrupt, read-only, full, or was there and is now empt
 instead of starting an empty box or crashing. Backups (sqlite's backup API) go to
 ``backups/`` beside the file before any schema change and once a day of play; the
 newest BACKUPS_KEPT stay. `lock_data_dir` makes one box per data folder.
+
+What is restored is checked like what is typed (`check_backup`): exactly the schema of
+a version the box knows, every row validated. A stored row that cannot be read is never
+a crash: a setting counts as its default (`Store.unreadable` says which), a record
+raises RecordError.
 """
 
 from __future__ import annotations
 
 import base64
 import fcntl
+import functools
 import json
 import logging
 import os
@@ -30,7 +36,7 @@ from typing import IO, Any
 
 from . import admin, boards, settings
 from .games.base import Seat
-from .records import Record
+from .records import Record, RecordError
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,27 @@ NAMES_MAX = 200
 RESTORE_BYTES_MAX = 32 * 1024 * 1024
 """The largest database a restore takes."""
 _TABLES = {"settings", "records", "actions", "awards", "names", "boards", "scores"}
+SEATS_MAX = 16
+"""Seats a stored record may have (every game has at most 8)."""
+TEXT_MAX = 64
+"""The longest game id, player name, seat level or board name a stored row may hold."""
+COUNT_MAX = 2**31
+"""Bestenliste points (either sign), matches and wins of one award lie within this."""
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class BackupError(ValueError):
+    """A backup the box does not take, or a stored row it cannot read.
+
+    `path` names where: the table, the row and the field (``records[7].seats``,
+    ``settings[clock.seconds].value``, ``actions[7/3].action``), ``schema`` for the
+    store's tables and indexes, ``data`` for the file as a whole; `message` says why.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
 
 
 class StoreFault(Exception):
@@ -161,6 +188,90 @@ CREATE TABLE IF NOT EXISTS boards (
 CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+_EARLIER: dict[int, tuple[str, ...]] = {
+    2: ("ALTER TABLE awards DROP COLUMN wins",),
+    1: ("DROP TABLE awards",),
+}
+"""Each older schema version as the statements that take the one after it back to it
+(what Store._migrate adds, undone): version 2 counted no wins, version 1 kept running
+totals in `bestenliste` and had no awards."""
+
+
+def _statements(script: str) -> list[str]:
+    return [stmt for stmt in script.strip().split(";") if stmt.strip()]
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Bring a store to SCHEMA_VERSION, inside the caller's transaction: the tables and
+    indexes it lacks, then Store._migrate, then the version number."""
+    for stmt in _statements(_SCHEMA):
+        db.execute(stmt)
+    Store._migrate(db)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _canonical(sql: str | None) -> str | None:
+    r"""A CREATE statement with uniform spacing: sqlite keeps the text as it was written,
+    and ALTER TABLE ADD COLUMN splices into it. Whitespace runs become one space, none
+    is kept around ( ) and , (which are tokens of their own), so equal results mean the
+    same tokens in the same order.
+
+    >>> _canonical("CREATE TABLE t (\n    a INT,\n    b INT\n)")
+    'CREATE TABLE t(a INT,b INT)'
+    """
+    import re
+
+    if sql is None:
+        return None
+    return re.sub(r"\s*([(),])\s*", r"\1", re.sub(r"\s+", " ", sql)).strip()
+
+
+def _objects(db: sqlite3.Connection) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """Every object of a store's schema, (type, name) -> (its table, its canonical SQL)."""
+    rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    return {(str(t), str(n)): (str(table), _canonical(sql)) for t, n, table, sql in rows}
+
+
+@functools.cache
+def _schema_of(version: int) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """The objects of a fresh store of a schema version (1 to SCHEMA_VERSION)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for stmt in _statements(_SCHEMA):
+            db.execute(stmt)
+        for older in range(SCHEMA_VERSION - 1, version - 1, -1):
+            for stmt in _EARLIER[older]:
+                db.execute(stmt)
+        return _objects(db)
+    finally:
+        db.close()
+
+
+def _check_schema(db: sqlite3.Connection, version: int) -> None:
+    """BackupError("schema") unless a store's schema is exactly a fresh one of `version`."""
+    problem = _schema_problem(db, version)
+    if problem is not None:
+        raise BackupError("schema", problem)
+
+
+def _schema_problem(db: sqlite3.Connection, version: int) -> str | None:
+    """What differs between a store's schema and a fresh one of `version` (None: nothing)."""
+    found, want = _objects(db), _schema_of(version)
+    problems = [
+        f"{kind} {name!r} (on {found[kind, name][0]}) is not part of the box's store"
+        for kind, name in sorted(found.keys() - want.keys())
+    ]
+    problems += [f"{kind} {name!r} is missing" for kind, name in sorted(want.keys() - found.keys())]
+    problems += [
+        f"{kind} {name!r} differs from the box's: {(found[kind, name][1] or '')[:120]}"
+        for kind, name in sorted(found.keys() & want.keys())
+        if found[kind, name] != want[kind, name]
+    ]
+    if not problems:
+        return None
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    return f"not the schema of a version {version} store: {'; '.join(problems[:3])}{more}"
+
 
 def default_data_dir() -> Path:
     """/var/lib/spielleiter on the Pi (when writable), else the user's data directory."""
@@ -227,6 +338,9 @@ class Store:
     ) -> None:
         self.path = Path(path)
         self.readonly = reader
+        self.unreadable: dict[str, str] = {}
+        """Stored rows found unreadable since the store opened, path -> why (e.g.
+        "settings[display.contrast]"): each is logged once, and the box reports them."""
         marker = self.marker
         try:
             size = self.path.stat().st_size if self.path.exists() else None
@@ -282,37 +396,36 @@ class Store:
         if tables and version != SCHEMA_VERSION:
             self.backup("schema")
         with self._tx():
-            for stmt in _SCHEMA.strip().split(";"):
-                if stmt.strip():
-                    self._db.execute(stmt)
-            self._migrate()
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            _upgrade(self._db)
         if not self.marker.exists():
             self.marker.write_text("This folder holds a Spielleiter store.\n", "utf-8")
 
-    def _migrate(self) -> None:
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
         """Version 1 kept running totals; they become one award each (no record).
-        A PIN stored in plain text becomes its salted hash."""
-        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(awards)")}
+        A PIN stored in plain text becomes its salted hash. The box's own store runs
+        this when it opens, a restored backup before it replaces the store."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        columns = {row[1] for row in db.execute("PRAGMA table_info(awards)")}
         if "wins" not in columns:  # version 2 counted no wins
-            self._db.execute("ALTER TABLE awards ADD COLUMN wins INTEGER NOT NULL DEFAULT 0")
+            db.execute("ALTER TABLE awards ADD COLUMN wins INTEGER NOT NULL DEFAULT 0")
         if version == 1:
-            self._db.execute(
+            db.execute(
                 "INSERT INTO awards(record_id, game, name, points, matches)"
                 " SELECT NULL, game, name, points, matches FROM bestenliste"
             )
-            self._db.execute("DELETE FROM bestenliste")
-        rows = self._db.execute(
-            "SELECT value FROM settings WHERE key=?", (admin.PIN_SETTING,)
-        ).fetchall()
-        if rows:
-            stored = json.loads(rows[0][0])
-            if isinstance(stored, str) and stored and not admin.is_hashed(stored):
-                self._db.execute(
-                    "UPDATE settings SET value=? WHERE key=?",
-                    (json.dumps(admin.hash_pin(stored)), admin.PIN_SETTING),
-                )
+            db.execute("DELETE FROM bestenliste")
+        rows = db.execute("SELECT value FROM settings WHERE key=?", (admin.PIN_SETTING,)).fetchall()
+        try:
+            stored = settings.parse_stored(rows[0][0]) if rows else None
+        except ValueError:
+            stored = None  # unreadable: reading it counts as a PIN nobody knows
+        plain = settings.SETTINGS[admin.PIN_SETTING].check(stored) is None
+        if isinstance(stored, str) and stored and plain and not admin.is_hashed(stored):
+            db.execute(
+                "UPDATE settings SET value=? WHERE key=?",
+                (json.dumps(admin.hash_pin(stored)), admin.PIN_SETTING),
+            )
 
     @property
     def marker(self) -> Path:
@@ -396,15 +509,24 @@ class Store:
             mem.close()
 
     def restore(self, data: bytes) -> None:
-        """Replace the whole store with a checked sqlite file's bytes (a backup first)."""
+        """Replace the whole store with a backup's bytes, checked and brought to this
+        schema version first (`check_backup`; BackupError: nothing changed), after a
+        backup of what it had."""
         source = check_backup(data)
         try:
+            pages = int(source.execute("PRAGMA page_size").fetchone()[0])
+            live = int(self._query("PRAGMA page_size")[0][0])
+            if pages != live:
+                raise BackupError(
+                    "data", f"the backup has {pages}-byte pages, the box's store {live}-byte pages"
+                )
             try:
                 self.backup("restore")
             except (OSError, sqlite3.Error) as exc:
                 log.warning("no backup before the restore: %s", exc)
             with self._lock:
                 source.backup(self._db)
+                self.unreadable.clear()
         finally:
             source.close()
 
@@ -425,18 +547,41 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
+    def _note_unreadable(self, path: str, why: str) -> None:
+        if self.unreadable.get(path) != why:
+            log.warning("stored row %s cannot be read: %s", path, why)
+            self.unreadable[path] = why
+
     def integrity_check(self) -> str:
         """sqlite's own verdict on the file ("ok" when sound)."""
         return str(self._query("PRAGMA integrity_check")[0][0])
 
     # --- settings ---------------------------------------------------------
     def settings(self) -> dict[str, Any]:
-        """Every setting: stored values over defaults."""
+        """Every setting: stored values over defaults.
+
+        A stored value that cannot be read (not JSON, or not what its setting allows)
+        counts as `settings.fallback` (the default; for the admin PIN one no PIN opens)
+        and is noted in `unreadable` as "settings[KEY]"; rows of unknown settings are
+        left alone."""
         values = settings.defaults()
-        for key, value in self._query("SELECT key, value FROM settings"):
-            if key in values:
-                values[key] = json.loads(value)
+        for key, text in self._query("SELECT key, value FROM settings"):
+            if key not in values:
+                continue
+            try:
+                values[key] = settings.stored_value(key, text)
+            except settings.SettingsError as exc:
+                values[key] = settings.fallback(key)
+                self._note_unreadable(f"settings[{key}]", exc.message)
+            else:
+                self.unreadable.pop(f"settings[{key}]", None)
         return values
+
+    def unreadable_settings(self) -> list[str]:
+        """The settings whose stored value could not be read when last read (at defaults)."""
+        return [
+            p[len("settings[") : -1] for p in list(self.unreadable) if p.startswith("settings[")
+        ]
 
     def setting(self, key: str) -> Any:
         return self.settings()[key]
@@ -584,7 +729,10 @@ class Store:
                 self._award(db, record_id, *awards)
 
     def record(self, record_id: int) -> Record:
-        """A stored record with every committed action (KeyError when unknown)."""
+        """A stored record with every committed action (KeyError when unknown).
+
+        RecordError, in German for the panel, names the part that cannot be read (its
+        cause, a BackupError, the row's field and why)."""
         rows = self._query(
             "SELECT game, params, seats, meta, finished FROM records WHERE id=?", (record_id,)
         )
@@ -592,21 +740,18 @@ class Store:
             raise KeyError(f"no record {record_id}")
         game, params, seats, meta, finished = rows[0]
         actions = [
-            int(a)
+            a
             for (a,) in self._query(
                 "SELECT action FROM actions WHERE record_id=? ORDER BY idx", (record_id,)
             )
         ]
-        meta_d = json.loads(meta)
-        meta_d["id"] = record_id
-        meta_d["finished"] = bool(finished)
-        return Record(
-            game=game,
-            params=json.loads(params),
-            seats=[Seat.from_json(s) for s in json.loads(seats)],
-            actions=actions,
-            meta=meta_d,
-        )
+        try:
+            if not all(isinstance(a, int) for a in actions):
+                raise BackupError(f"records[{record_id}].actions", "an action is a whole number")
+            return _record_of(record_id, game, params, seats, meta, finished, actions)
+        except BackupError as exc:
+            part = _RECORD_PARTS.get(exc.path.split("].", 1)[-1].split("[")[0], "Daten")
+            raise RecordError(f"{part} nicht lesbar") from exc
 
     def records(self, limit: int = 1000) -> list[RecordInfo]:
         """The newest records first."""
@@ -620,7 +765,7 @@ class Store:
             RecordInfo(
                 id=rid,
                 game=game,
-                seats=[s["name"] for s in json.loads(seats)],
+                seats=self._seat_names(rid, seats),
                 actions=n,
                 started=started,
                 finished=bool(fin),
@@ -628,6 +773,15 @@ class Store:
             )
             for rid, game, seats, started, fin, ab, n in rows
         ]
+
+    def _seat_names(self, record_id: int, seats: Any) -> list[str]:
+        """The names in a record's seats (none when they cannot be read: noted)."""
+        try:
+            where = f"records[{record_id}]"
+            return [s.name for s in _seats_of(where, _json_field(where, "seats", seats, list))]
+        except BackupError as exc:
+            self._note_unreadable(f"records[{record_id}].seats", exc.message)
+            return []
 
     def unfinished_record(self) -> int | None:
         """The id of the newest game that was neither finished nor abandoned."""
@@ -708,8 +862,15 @@ class Store:
 
     # --- small scores (e.g. the solo score to beat) ------------------------
     def get_value(self, key: str, default: Any = None) -> Any:
+        """A stored value (`default` when there is none, or it cannot be read: noted)."""
         rows = self._query("SELECT value FROM scores WHERE key=?", (key,))
-        return json.loads(rows[0][0]) if rows else default
+        if not rows:
+            return default
+        try:
+            return settings.parse_stored(rows[0][0])
+        except ValueError as exc:
+            self._note_unreadable(f"scores[{key}]", str(exc))
+            return default
 
     def set_value(self, key: str, value: Any) -> None:
         with self._tx() as db:
@@ -770,28 +931,297 @@ class Store:
 
 
 def check_backup(data: bytes) -> sqlite3.Connection:
-    """An in-memory copy of a backup file's bytes, checked to be a sound Spielleiter store
-    (ValueError says why not); the caller closes it."""
+    """An in-memory copy of a backup's bytes, checked to be a store the box can use as it
+    is and brought to this schema version; BackupError (a ValueError) names what is
+    refused and why, and nothing is changed anywhere. The caller closes the copy.
+
+    The file: sqlite in UTF-8, sound by sqlite's integrity_check. The schema: exactly a
+    fresh store's of a version the box knows (the same tables, columns and indexes; no
+    trigger, view or other object); an older version is then migrated as the box's own
+    store is (Store._migrate). Every row (`_check_rows`): settings by their checks,
+    records readable and each open one replayed, the other tables' types and ranges.
+    """
     if len(data) > RESTORE_BYTES_MAX:
-        raise ValueError(f"a backup has at most {RESTORE_BYTES_MAX} bytes")
-    if not data.startswith(b"SQLite format 3\x00"):
-        raise ValueError("not an sqlite database")
-    mem = sqlite3.connect(":memory:")
+        raise BackupError("data", f"a backup has at most {RESTORE_BYTES_MAX} bytes")
+    if not data.startswith(_SQLITE_HEADER):
+        raise BackupError("data", "not an sqlite database")
+    mem = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        mem.deserialize(_rollback_journal(data))
-        verdict = [str(r[0]) for r in mem.execute("PRAGMA quick_check").fetchall()]
-        if verdict != ["ok"]:
-            raise ValueError(f"the backup is corrupt: {'; '.join(verdict)[:200]}")
-        tables = {str(n) for (n,) in mem.execute("SELECT name FROM sqlite_master")}
-        if not {"settings", "records", "actions"} <= tables:
-            raise ValueError("not a Spielleiter store (its tables are missing)")
-    except sqlite3.Error as exc:
-        mem.close()
-        raise ValueError(f"not a sound sqlite database: {exc}") from exc
-    except ValueError:
+        try:
+            mem.deserialize(_rollback_journal(data))
+            verdict = [str(r[0]) for r in mem.execute("PRAGMA integrity_check").fetchall()]
+            if verdict != ["ok"]:
+                raise BackupError("data", f"the backup is corrupt: {'; '.join(verdict)[:200]}")
+            encoding = str(mem.execute("PRAGMA encoding").fetchone()[0])
+            if encoding != "UTF-8":
+                raise BackupError("data", f"the backup's text is {encoding}, the box's UTF-8")
+            version = int(mem.execute("PRAGMA user_version").fetchone()[0])
+            if not 1 <= version <= SCHEMA_VERSION:
+                raise BackupError(
+                    "schema",
+                    f"schema version {version} is not one this box knows (1 to {SCHEMA_VERSION})",
+                )
+            _check_schema(mem, version)
+            if version != SCHEMA_VERSION:
+                mem.execute("BEGIN")
+                _upgrade(mem)
+                mem.execute("COMMIT")
+                _check_schema(mem, SCHEMA_VERSION)  # what the migration made of it
+            _check_rows(mem)
+        except sqlite3.Error as exc:
+            raise BackupError("data", f"not a sound sqlite database: {exc}") from exc
+    except BaseException:
         mem.close()
         raise
     return mem
+
+
+_RECORD_PARTS = {
+    "game": "Spiel",
+    "params": "Parameter",
+    "seats": "Plätze",
+    "meta": "Zusatzdaten",
+    "actions": "Züge",
+}
+"""A record's parts in the players' words, for RecordError on the panel."""
+
+_TYPES: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {
+    "settings": (("key",), {"key": ("text",), "value": ("text",)}),
+    "records": (
+        ("id",),
+        {
+            "id": ("integer",),
+            **dict.fromkeys(("game", "params", "seats", "meta"), ("text",)),
+            **dict.fromkeys(("started", "updated"), ("real", "integer")),
+            **dict.fromkeys(("finished", "abandoned"), ("integer",)),
+        },
+    ),
+    "actions": (("record_id", "idx"), dict.fromkeys(("record_id", "idx", "action"), ("integer",))),
+    "bestenliste": (
+        ("game", "name"),
+        {"game": ("text",), "name": ("text",), "points": ("integer",), "matches": ("integer",)},
+    ),
+    "awards": (
+        ("id",),
+        {
+            "id": ("integer",),
+            "record_id": ("integer", "null"),
+            "game": ("text",),
+            "name": ("text",),
+            **dict.fromkeys(("points", "matches", "wins"), ("integer",)),
+        },
+    ),
+    "names": (("name",), {"name": ("text",), "last_used": ("real", "integer")}),
+    "boards": (("game", "name"), dict.fromkeys(("game", "name", "data"), ("text",))),
+    "scores": (("key",), {"key": ("text",), "value": ("text",)}),
+}
+"""Each table's row key (for the error's path) and the sqlite types each column takes."""
+
+
+def _row(table: str, key: Sequence[Any]) -> str:
+    """A row as an error's path names it: ``records[7]``, ``actions[7/3]``."""
+    return f"{table}[{'/'.join(str(k)[:40] for k in key)}]"
+
+
+def _check_types(db: sqlite3.Connection) -> None:
+    """Every column holds the sqlite type the box writes there (sqlite takes any)."""
+    for table, (key, columns) in _TYPES.items():
+        wrong = " OR ".join(
+            f"typeof({c}) NOT IN ({', '.join(repr(t) for t in kinds)})"
+            for c, kinds in columns.items()
+        )
+        types = ", ".join(f"typeof({c})" for c in columns)
+        row = db.execute(f"SELECT {', '.join(key)}, {types} FROM {table} WHERE {wrong} LIMIT 1")
+        found = row.fetchone()
+        if found is None:
+            continue
+        got = dict(zip(columns, found[len(key) :], strict=True))
+        column = next(c for c, kinds in columns.items() if got[c] not in kinds)
+        raise BackupError(
+            f"{_row(table, found[: len(key)])}.{column}",
+            f"must be {' or '.join(columns[column])}, not {got[column]}",
+        )
+
+
+def _text(path: str, value: Any, limit: int = TEXT_MAX) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= limit:
+        raise BackupError(path, f"must be a text of 1 to {limit} characters")
+    return value
+
+
+def _finite(path: str, value: Any) -> float:
+    if not isinstance(value, int | float) or not -1e300 < value < 1e300:
+        raise BackupError(path, "must be a finite number")
+    return float(value)
+
+
+def _count(path: str, value: Any, low: int) -> int:
+    if not isinstance(value, int) or not low <= value <= COUNT_MAX:
+        raise BackupError(path, f"must be a whole number from {low} to {COUNT_MAX}")
+    return value
+
+
+def _points(path: str, value: Any) -> None:
+    if not isinstance(value, int) or abs(value) > COUNT_MAX:
+        raise BackupError(path, f"must be a whole number from -{COUNT_MAX} to {COUNT_MAX}")
+
+
+def _json_field(where: str, field: str, text: Any, kind: type) -> Any:
+    """A record's JSON column, read strictly and of the right kind (object or list)."""
+    try:
+        value = settings.parse_stored(text)
+    except ValueError as exc:
+        raise BackupError(f"{where}.{field}", str(exc)) from None
+    if not isinstance(value, kind):
+        want = "an object" if kind is dict else "a list"
+        raise BackupError(f"{where}.{field}", f"must be {want} in JSON")
+    return value
+
+
+def _seats_of(where: str, seats: list[Any]) -> list[Seat]:
+    """Stored seats as Seats: each an object of a name, a kind and a computer's level."""
+    if not 1 <= len(seats) <= SEATS_MAX:
+        raise BackupError(f"{where}.seats", f"a record has 1 to {SEATS_MAX} seats")
+    found = []
+    for i, seat in enumerate(seats):
+        path = f"{where}.seats[{i}]"
+        if not isinstance(seat, dict) or set(seat) - {"name", "kind", "level"}:
+            raise BackupError(path, "a seat is an object of name, kind and level")
+        if seat.get("kind", "human") not in ("human", "computer"):
+            raise BackupError(f"{path}.kind", "must be human or computer")
+        level = seat.get("level", "")
+        if level != "":
+            _text(f"{path}.level", level)
+        found.append(Seat.from_json({**seat, "name": _text(f"{path}.name", seat.get("name"))}))
+    return found
+
+
+def _record_of(
+    record_id: int, game: Any, params: Any, seats: Any, meta: Any, finished: Any, actions: list[int]
+) -> Record:
+    """A stored record row as a Record; BackupError names the field that cannot be read."""
+    where = f"records[{record_id}]"
+    game = _text(f"{where}.game", game)
+    params = _json_field(where, "params", params, dict)
+    seat_list = _seats_of(where, _json_field(where, "seats", seats, list))
+    meta = _json_field(where, "meta", meta, dict)
+    meta["id"] = record_id
+    meta["finished"] = bool(finished)
+    return Record(game=game, params=params, seats=seat_list, actions=actions, meta=meta)
+
+
+def _check_rows(db: sqlite3.Connection) -> None:
+    """Every row of a store at SCHEMA_VERSION is one the box could have written."""
+    _check_types(db)
+    for key, text in db.execute("SELECT key, value FROM settings"):
+        try:
+            settings.stored_value(key, text)
+        except settings.SettingsError as exc:
+            field = "key" if key not in settings.SETTINGS else "value"
+            raise BackupError(f"{_row('settings', [key])}.{field}", exc.message) from None
+    for key, text in db.execute("SELECT key, value FROM scores"):
+        _text(f"{_row('scores', [key])}.key", key, 200)
+        try:
+            settings.parse_stored(text)
+        except ValueError as exc:
+            raise BackupError(f"{_row('scores', [key])}.value", str(exc)) from None
+    _check_records(db)
+    for row in db.execute("SELECT id, record_id, game, name, points, matches, wins FROM awards"):
+        where = _row("awards", row[:1])
+        _count(f"{where}.id", row[0], 1)
+        _text(f"{where}.game", row[2])
+        _text(f"{where}.name", row[3])
+        _points(f"{where}.points", row[4])
+        _count(f"{where}.matches", row[5], 0)
+        _count(f"{where}.wins", row[6], 0)
+    for game, name, points, matches in db.execute("SELECT * FROM bestenliste"):
+        where = _row("bestenliste", [game, name])
+        _text(f"{where}.game", game)
+        _text(f"{where}.name", name)
+        _points(f"{where}.points", points)
+        _count(f"{where}.matches", matches, 0)
+    for name, last_used in db.execute("SELECT name, last_used FROM names"):
+        _text(f"{_row('names', [name])}.name", name)
+        _finite(f"{_row('names', [name])}.last_used", last_used)
+    _check_boards(db)
+
+
+def _check_records(db: sqlite3.Connection) -> None:
+    """Records readable as Records, their actions numbered 0, 1, 2 ... of records that
+    exist, and every open game (neither finished nor abandoned) replayed to its end."""
+    orphan = db.execute(
+        "SELECT record_id, idx FROM actions WHERE record_id NOT IN (SELECT id FROM records) LIMIT 1"
+    ).fetchone()
+    if orphan is not None:
+        raise BackupError(f"{_row('actions', orphan)}.record_id", "no such record")
+    gap = db.execute(
+        "SELECT record_id FROM actions GROUP BY record_id"
+        " HAVING MIN(idx) != 0 OR MAX(idx) != COUNT(*) - 1 LIMIT 1"
+    ).fetchone()
+    if gap is not None:
+        raise BackupError(
+            f"{_row('records', gap)}.actions", "its actions must be numbered 0, 1, 2 ... in order"
+        )
+    rows = db.execute(
+        "SELECT id, game, params, seats, meta, started, updated, finished, abandoned FROM records"
+    )
+    for rid, game, params, seats, meta, started, updated, finished, abandoned in rows:
+        where = _row("records", [rid])
+        _count(f"{where}.id", rid, 1)
+        _finite(f"{where}.started", started)
+        _finite(f"{where}.updated", updated)
+        for field, flag in (("finished", finished), ("abandoned", abandoned)):
+            if flag not in (0, 1):
+                raise BackupError(f"{where}.{field}", "must be 0 or 1")
+        record = _record_of(rid, game, params, seats, meta, finished, [])
+        if finished or abandoned:
+            continue  # never resumed: its actions are not replayed (docs/protocol.md)
+        record.actions = [
+            a
+            for (a,) in db.execute(
+                "SELECT action FROM actions WHERE record_id=? ORDER BY idx", (rid,)
+            )
+        ]
+        _replays(where, record)
+
+
+def _replays(where: str, record: Record) -> None:
+    """An open record's game can be made from its parameters and replays its actions."""
+    from .games import catalog
+
+    try:
+        record.make_game()
+    except catalog.UnknownGame:
+        raise BackupError(f"{where}.game", f"no game {record.game!r} on this box") from None
+    except Exception as exc:  # noqa: BLE001 - hostile parameters may break a game in any way
+        raise BackupError(f"{where}.params", f"the game refuses them: {exc}") from None
+    try:
+        record.replay()
+    except RecordError as exc:
+        raise BackupError(f"{where}.actions", f"the record does not replay: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a replay of hostile actions may fail in any way
+        raise BackupError(f"{where}.actions", f"the record does not replay: {exc!r}") from None
+
+
+def _check_boards(db: sqlite3.Connection) -> None:
+    """Uploaded boards as boards.put takes them: valid, small, not too many per game."""
+    counts: dict[str, int] = {}
+    for game, name, data in db.execute("SELECT game, name, data FROM boards"):
+        where = _row("boards", [game, name])
+        _text(f"{where}.game", game)
+        _text(f"{where}.name", name)
+        counts[game] = counts.get(game, 0) + 1
+        if counts[game] > BOARDS_MAX:
+            raise BackupError(f"{where}.name", f"a game keeps at most {BOARDS_MAX} boards")
+        if len(data.encode("utf-8")) > BOARD_BYTES_MAX:
+            raise BackupError(f"{where}.data", f"a board has at most {BOARD_BYTES_MAX} bytes")
+        try:
+            boards.validate(game, settings.parse_stored(data))
+        except boards.BoardError as exc:
+            path = f"{where}.data" + (f".{exc.path}" if exc.path else "")
+            raise BackupError(path, exc.message) from None
+        except ValueError as exc:
+            raise BackupError(f"{where}.data", str(exc)) from None
 
 
 def _rollback_journal(data: bytes) -> bytes:
@@ -803,9 +1233,15 @@ def _rollback_journal(data: bytes) -> bytes:
 
 
 def write_restored(path: Path, data: bytes) -> Path | None:
-    """Safe mode's restore: the faulty file goes aside (returned), the checked backup
-    takes its place, written whole and synced before it is renamed in."""
-    check_backup(data).close()
+    """Safe mode's restore: the backup is checked and brought to this schema version
+    (`check_backup`; BackupError: nothing changed), then the faulty file goes aside
+    (returned) and the checked copy takes its place, written whole and synced before it
+    is renamed in."""
+    checked = check_backup(data)
+    try:
+        data = checked.serialize()
+    finally:
+        checked.close()
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     aside: Path | None = None
     if path.exists():

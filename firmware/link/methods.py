@@ -625,5 +625,8 @@ def _backup_restore(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         else:
             m.store.restore(data)
     except ValueError as exc:
-        raise _validation("data", str(exc)) from exc
+        # store.BackupError names the table, row and field (records[7].seats), "schema" or
+        # "data"; the box's other refusals are about the backup as a whole
+        path = str(getattr(exc, "path", "") or "data")
+        raise _validation(path, str(getattr(exc, "message", exc))) from exc
     return {"received": len(data), "size": p["size"], "restored": True}
