@@ -111,6 +111,9 @@ class Box:
         """The table of the match being shown (None in the menus)."""
         self.errors = 0
         """How many exceptions the loop caught (and showed) since the start."""
+        self.notes: list[str] = []
+        """What the box noted since the start, in German: a stored row it could not read
+        (a setting at its default, an open game set aside). `hello` sends them."""
         self.stack: list[Screen] = []
         self.started = time.monotonic()
         self._settings = store.settings()
@@ -252,13 +255,35 @@ class Box:
             self.push(message)
 
     def _after_error(self) -> None:
-        from .ui.menus import resume_prompt
-
         del self.stack[1:]
         self.stack[0].enter()
+        self.offer_resume()
+
+    def note(self, line: str) -> None:
+        """Keep a German line for the laptop (`hello`'s notes), once."""
+        if line not in self.notes:
+            self.notes.append(line)
+
+    def offer_resume(self) -> None:
+        """The open game, if there is one: "Partie fortsetzen?", or why it cannot go on."""
+        from .ui.menus import resume_prompt
+
         unfinished = self.store.unfinished_record()
         if unfinished is not None:
-            self.push(resume_prompt(self, unfinished))
+            self.push(resume_prompt(self, unfinished, self.note))
+
+    def show_start(self) -> None:
+        """The first screens: the main menu, the open game (offered, or why it cannot go
+        on), and on top what the box could not read of its settings (each at its
+        default: shown at every start until the setting is set again)."""
+        from .ui.menus import main_menu, unreadable_settings_notice
+        from .ui.widgets import Message
+
+        self.push(main_menu(self))
+        self.offer_resume()
+        for title, text, line in unreadable_settings_notice(self.store.unreadable_settings()):
+            self.note(line)
+            self.push(Message(title, text))
 
     def dispatch(self, event: KeyEvent | str | Callable[[], None]) -> None:
         self.guarded("input", lambda: self._dispatch(event))
@@ -460,6 +485,7 @@ class Box:
             "uptime_s": round(time.monotonic() - self.started, 1),
             "game": self.session.record.game if self.session else None,
             "fault": None,
+            "notes": list(self.notes),
         }
 
     def screen(self) -> tuple[bytes, dict[str, Any]]:

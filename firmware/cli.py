@@ -270,12 +270,7 @@ def _run_box(
     box_ref.append(box)
     box.reload_settings()
 
-    from .ui.menus import main_menu, resume_prompt
-
-    box.push(main_menu(box))
-    unfinished = store.unfinished_record()
-    if unfinished is not None:
-        box.push(resume_prompt(box, unfinished))
+    box.show_start()  # the main menu, the open game and what could not be read
     box.refresh()  # the first frame: the buttons, the spinner, the buzzer and the link follow
 
     if not emulate:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -10,12 +13,15 @@ from ..games import catalog
 from ..games.base import Seat
 from ..games.catalog import GameEntry, HouseRule, Variant
 from ..hal.keys import Key, KeyEvent
+from ..records import RecordError
 from ..session import Session
 from ..settings import SETTINGS, SettingsError
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
 from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
+
+log = logging.getLogger("spielleiter")
 
 LEVEL_NAMES = {"leicht": "Leicht", "normal": "Normal", "stark": "Stark", "computer": "Computer"}
 
@@ -66,24 +72,69 @@ def launch(
     return session
 
 
-def resume_prompt(app: App, record_id: int) -> Confirm:
-    """Offered after a restart (or an error) when a game was not finished."""
-    record = app.store.record(record_id)
+def resume_prompt(app: App, record_id: int, noted: Callable[[str], None] | None = None) -> Screen:
+    """The one place that decides whether an open game can go on (after a restart, an
+    error or a restore): "Partie fortsetzen?" when Session.resume reads and replays its
+    record; else a message why not (RecordError's German reason), told to `noted` too.
+    A record that cannot go on keeps its data but is set aside (abandoned), so it is
+    never offered again, and the rest of the box works as before."""
     try:
-        title = catalog.entry(record.game).title
-        known = True
-    except catalog.UnknownGame:
-        title, known = record.game, False
+        session = Session.resume(app.store, record_id)
+    except RecordError as exc:
+        reason = str(exc)
+        detail = f"{exc} ({exc.__cause__})" if exc.__cause__ is not None else str(exc)
+        log.warning("open record %s cannot be resumed: %s", record_id, detail)
+    except catalog.UnknownGame as exc:
+        reason = "diese Box kennt ihr Spiel nicht"
+        log.warning("open record %s cannot be resumed: no game %s", record_id, exc)
+    except Exception:  # noqa: BLE001 - a stored record may break a game in any way
+        reason = "sie lässt sich nicht nachspielen"
+        log.exception("open record %s cannot be resumed", record_id)
+    else:
+        return _resume_question(app, session)
+    try:
+        app.store.update_record(record_id, abandoned=True)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("open record %s stays open (it could not be set aside): %s", record_id, exc)
+    text = f"Die offene Partie kann nicht gelesen werden: {reason}."
+    if noted is not None:
+        noted(f"{text} Partie {record_id} bleibt gespeichert und wird nicht fortgesetzt.")
+    return Message("Partie nicht lesbar", text)
+
+
+def unreadable_settings_notice(keys: list[str]) -> list[tuple[str, str, str]]:
+    """The panel's title and text, and the laptop's line, for stored settings the box
+    could not read: each counts as its default, the admin PIN as one that no PIN opens
+    (the link stays shut until it is set again at the box)."""
+    notices = []
+    if admin.PIN_SETTING in keys:
+        text = (
+            "Die gespeicherte PIN ist nicht lesbar: der Link bleibt gesperrt."
+            " Einstellungen, Admin-PIN: neu setzen oder löschen."
+        )
+        notices.append(("Admin-PIN unlesbar", text, text))
+    others = [key for key in keys if key != admin.PIN_SETTING]
+    if others:
+        shown = ", ".join(others[:2]) + (f" und {len(others) - 2} weitere" if others[2:] else "")
+        notices.append(
+            (
+                "Einstellung unlesbar",
+                f"Es gilt der Standard für {shown}. Neu setzen: Einstellungen oder Laptop.",
+                f"Einstellungen nicht lesbar, es gilt der Standard: {', '.join(others)}.",
+            )
+        )
+    return notices
+
+
+def _resume_question(app: App, session: Session) -> Confirm:
+    record = session.record
+    title = catalog.entry(record.game).title
 
     def yes() -> None:
-        if not known:
-            app.store.update_record(record_id, abandoned=True)
-            app.reset(app.stack[0])
-            return
-        start_game(app, Session.resume(app.store, record_id))
+        start_game(app, session)
 
     def no() -> None:
-        app.store.update_record(record_id, abandoned=True)
+        session.abandon()
         app.pop()
 
     names = ", ".join(s.name for s in record.seats if s.is_human)
