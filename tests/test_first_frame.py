@@ -125,7 +125,7 @@ def test_the_real_box_shows_its_first_frame_before_the_buttons_spinner_and_link(
         opened["spinner"] = len(frames)
         return type("Spinner", (), {"mode": "electronic"})()
 
-    def link(box: Any, where: str) -> None:
+    def link(box: Any, where: str, *fallback_and_tell: Any) -> None:
         opened["link"] = len(frames)
 
     monkeypatch.setattr(FrameSink, "show", show)
