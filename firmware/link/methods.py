@@ -455,8 +455,7 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     try:
         entry = catalog.entry(record.game)
     except catalog.UnknownGame:
-        data["actions"] = [None] * len(record.actions)  # cannot tell: give none of them
-        return {"record": data}
+        return {"record": data}  # a game this box does not know: nobody plays it here
     # What no seat may know yet leaves the box only when the game is over.
     try:
         hidden = set(record.replay().secret_actions())
