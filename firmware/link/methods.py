@@ -290,8 +290,8 @@ def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"settings": _public(new), "pin_set": bool(new[PIN_SETTING])}
     if new[SERIAL_SETTING] != old_port:
         result["warning"] = (
-            f"{SERIAL_SETTING} takes effect when the box starts again; it serves this link"
-            " only if that port exists then"
+            f"{SERIAL_SETTING} takes effect when the box starts again; a port that does not"
+            " open within seconds then falls back to the default"
         )
     try:
         m.device.settings_changed(new)
