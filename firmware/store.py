@@ -358,8 +358,20 @@ class Store:
                 raise _fault_of(exc) from exc
         self._lock = threading.RLock()
         try:
+            self._connect(f"mode={'ro' if reader else mode}", seen, max_pages)
+        except StoreFault as exc:
+            if not (reader and exc.kind in ("unopenable", "readonly")):
+                raise
+            # A reader on a read-only card: a store in WAL mode cannot make its shared-memory
+            # file there, so sqlite reads the file as it lies (what the log still held after a
+            # power cut is not seen; after a clean stop the log was folded into the file).
+            log.info("store %s read as immutable: %s", self.path, exc)
+            self._connect("mode=ro&immutable=1", seen, max_pages)
+
+    def _connect(self, query: str, seen: bool, max_pages: int | None) -> None:
+        try:
             self._db = sqlite3.connect(
-                f"file:{self.path}?mode={'ro' if reader else mode}",
+                f"file:{self.path}?{query}",
                 uri=True,
                 isolation_level=None,
                 check_same_thread=False,
@@ -1298,8 +1310,10 @@ def kept_backup_bytes(path: Path) -> tuple[bytes, list[int]]:
 
 
 def newest_pin(data_dir: Path) -> str:
-    """The stored admin PIN of the newest readable backup ("" when none): safe mode's PIN
-    when the store itself cannot be read."""
+    """The stored admin PIN of the newest readable backup: safe mode's PIN when the store
+    itself cannot be read. With no readable backup: "" for a box that never held data,
+    else a PIN no one knows (settings.UNREADABLE_PIN: the link stays shut until the PIN
+    is reset at the box), never an open link for a store that may have had a PIN."""
     for path in sorted((data_dir / BACKUP_DIR).glob("spielleiter-*.sqlite3"), reverse=True):
         try:
             db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -1309,7 +1323,11 @@ def newest_pin(data_dir: Path) -> str:
                 ).fetchall()
             finally:
                 db.close()
-        except sqlite3.Error:
+            return str(json.loads(rows[0][0])) if rows else ""
+        except (sqlite3.Error, ValueError, TypeError):
             continue
-        return str(json.loads(rows[0][0])) if rows else ""
-    return ""
+    store = data_dir / FILE_NAME
+    held = store.with_name(store.name + MARKER_SUFFIX).exists() or (
+        store.exists() and store.stat().st_size > 0
+    )
+    return settings.UNREADABLE_PIN if held else ""
