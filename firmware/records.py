@@ -18,7 +18,12 @@ FORMAT_VERSION = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; the message says where."""
+    """A record that cannot be read or replayed; the message says where, `reason` why in
+    the players' words (what the panel shows)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @dataclass
@@ -40,7 +45,7 @@ class Record:
         try:
             return replay(self.make_game(), self.actions)
         except ValueError as exc:
-            raise RecordError(f"record of {self.game}: {exc}") from exc
+            raise RecordError(f"record of {self.game}: {exc}", str(exc)) from exc
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -27,6 +27,7 @@ from spielleiter.hal.clock import VirtualClock
 from spielleiter.hal.display import FrameSink
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.link import protocol
+from spielleiter.link.fake import FakeDevice
 from spielleiter.link.methods import Methods
 from spielleiter.records import Record, RecordError
 from spielleiter.session import Session
@@ -272,7 +273,9 @@ def test_an_open_game_that_does_not_replay_is_reported_with_the_record_id(
         assert box.top is not None
         shown = box.top.summary()
         assert shown["title"] == "Partie nicht lesbar"
-        assert shown["text"] == f"Die offene Partie kann nicht gelesen werden: {refused.value}."
+        reason = refused.value.reason  # the players' words, without "record of …"
+        assert "record of" not in reason and "record of" in str(refused.value)
+        assert shown["text"] == f"Die offene Partie kann nicht gelesen werden: {reason}."
         assert f"open record {rid} cannot be resumed" in caplog.text
         assert ask(box, "hello")["result"]["notes"] == [
             f"{shown['text']} Partie {rid} bleibt gespeichert und wird nicht fortgesetzt."
@@ -404,3 +407,22 @@ def test_records_with_unreadable_seats_still_list(tmp_path: Path) -> None:
     finally:
         box.close()
         box.store.close()
+
+
+def test_records_get_of_a_record_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    rid = open_game(data)
+    damage(data, f"UPDATE records SET seats='[1, 2]' WHERE id={rid}")
+    store = Store.open(data)
+    try:
+        answer = json.loads(
+            protocol.answer(
+                protocol.request_line("records.get", {"id": rid}, 1).strip(),
+                Methods(FakeDevice(store)).call,
+            )
+            or b"{}"
+        )
+    finally:
+        store.close()
+    assert answer["error"]["code"] == protocol.DEVICE_ERROR, answer
+    assert answer["error"]["message"].startswith(f"record {rid} cannot be read: ")

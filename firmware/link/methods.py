@@ -446,6 +446,9 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         record = m.store.record(p["id"])
     except KeyError:
         raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
+    except RecordError as exc:
+        cause = f" ({exc.__cause__})" if exc.__cause__ is not None else ""
+        raise RpcError(DEVICE_ERROR, f"record {p['id']} cannot be read: {exc}{cause}") from exc
     data = record.to_json()
     if not m.store.running(p["id"]):
         return {"record": data}

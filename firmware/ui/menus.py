@@ -81,7 +81,7 @@ def resume_prompt(app: App, record_id: int, noted: Callable[[str], None] | None 
     try:
         session = Session.resume(app.store, record_id)
     except RecordError as exc:
-        reason = str(exc)
+        reason = exc.reason
         detail = f"{exc} ({exc.__cause__})" if exc.__cause__ is not None else str(exc)
         log.warning("open record %s cannot be resumed: %s", record_id, detail)
     except catalog.UnknownGame as exc:
