@@ -24,7 +24,6 @@ from spielleiter.link.methods import Methods
 from spielleiter.records import Record, RecordError
 from spielleiter.session import Session
 from spielleiter.store import Store
-
 from test_match_faults import seats_for
 
 PIN = "4711"
@@ -35,7 +34,7 @@ def test_a_sealed_secret_opens_only_with_the_key_that_sealed_it() -> None:
     key, other = os.urandom(32), os.urandom(32)
     chance = draws.seal(key, "secret 42")
     assert chance["commitment"] == commitment("secret 42")
-    assert "secret 42".encode().hex() != chance["sealed"]
+    assert b"secret 42".hex() != chance["sealed"]
     assert draws.unseal(key, chance) == "secret 42"
     with pytest.raises(ChanceSealed):
         draws.unseal(other, chance)

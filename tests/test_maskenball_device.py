@@ -479,7 +479,8 @@ def test_the_pause_menu_switches_tips_and_leaves(tmp_path: Path) -> None:
     screen = box.top
     box.dispatch(KeyEvent(Key.K4, long=True))
     assert isinstance(box.top, PauseMenu)
-    assert [i.text() for i in box.top.items] == ["Weiter", "Tipps: aus", "Hilfe", "Verlassen", "Info"]
+    labels = [i.text() for i in box.top.items]
+    assert labels == ["Weiter", "Tipps: aus", "Hilfe", "Verlassen", "Info"]
     box.top.items[1].action()
     assert box.settings()["maskenball.tips"] is True and box.top is screen
     box.dispatch(KeyEvent(Key.K4, long=True))

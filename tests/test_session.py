@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from spielleiter.games.base import Seat
 from spielleiter.draws import commitment
+from spielleiter.games.base import Seat
 from spielleiter.session import Session, derived_seed
 from spielleiter.store import Store
 
@@ -60,7 +60,7 @@ def test_the_seed_is_committed_and_stored_only_sealed(store: Store) -> None:
     chance = store.record(session.record_id).meta["chance"]
     assert "seed" not in store.record(session.record_id).meta
     assert chance["commitment"] == commitment("77") and "secret" not in chance
-    assert chance["sealed"] != "77".encode().hex()
+    assert chance["sealed"] != b"77".hex()
 
 
 def test_computers_get_a_seed_per_seat_and_decision(store: Store) -> None:

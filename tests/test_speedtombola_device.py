@@ -450,7 +450,8 @@ def test_a_rematch_from_the_endstand_keeps_the_seats_and_house_rules(tmp_path: P
     second, first = (store.record(info.id) for info in store.records()[:2])
     assert store.records()[1].finished and not store.records()[0].finished
     assert [s.to_json() for s in second.seats] == [s.to_json() for s in first.seats]
-    assert second.params == first.params and second.meta["chance"]["commitment"] != first.meta["chance"]["commitment"]
+    assert second.params == first.params
+    assert second.meta["chance"]["commitment"] != first.meta["chance"]["commitment"]
     store.close()
 
 
