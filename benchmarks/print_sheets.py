@@ -9,10 +9,10 @@ import statistics
 import time
 from collections.abc import Callable
 
+from spielleiter.games.besenbingo.sheets import besenbingo_sheet
 from spielleiter.games.besenbingo.templates import default_templates
 from spielleiter.games.engel_bengel.faces import default_faces
-from spielleiter_host.besenbingo_sheets import besenbingo_sheet
-from spielleiter_host.engel_bengel_sheets import faces_sheet
+from spielleiter.games.engel_bengel.sheets import faces_sheet
 from spielleiter_host.pdf import Sheet
 
 RUNS = 5

@@ -67,7 +67,7 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("--json", action="store_true", help="a result per file, as JSON")
     check.set_defaults(func=boards_check)
-    from .engel_bengel_tools import register_stats
+    from spielleiter.games.engel_bengel.laptop import register_stats
 
     register_stats(sub)
 

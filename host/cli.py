@@ -31,7 +31,7 @@ COMMAND_MODULES: list[str] = [
     "spielleiter_host.names",
     "spielleiter_host.mirror",
     "spielleiter_host.spinner",
-    "spielleiter_host.besenbingo_tools",
+    "spielleiter.games.besenbingo.laptop",
     "spielleiter_host.printing",
 ]
 

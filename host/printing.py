@@ -13,9 +13,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from spielleiter.games.besenbingo.laptop import load_template_files
 from spielleiter.games.besenbingo.templates import default_templates
 
-from .besenbingo_tools import load_template_files
 from .device import UsageError, write_file
 from .output import saved
 
@@ -37,7 +37,7 @@ def need_pdf_library() -> None:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("print", help="print-and-play sheets as PDF")
     sub = parser.add_subparsers(dest="game", metavar="GAME", required=True)
-    from .engel_bengel_tools import print_faces
+    from spielleiter.games.engel_bengel.laptop import print_faces
 
     _game(sub, "besenbingo", "tower cards and their backs, the rules, one page per template",
           "--template", "template files (as uploaded to the box); default: the shipped nine",
@@ -60,7 +60,7 @@ def print_besenbingo(args: argparse.Namespace) -> int:
     """`spielleiter-host print besenbingo --out sheets.pdf`."""
     need_pdf_library()
     templates = load_template_files(args.template) if args.template else default_templates()
-    from .besenbingo_sheets import besenbingo_sheet
+    from spielleiter.games.besenbingo.sheets import besenbingo_sheet
 
     sheet = besenbingo_sheet(list(templates))
     write_file(args.out, sheet.pdf_bytes())

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
+from spielleiter.games.besenbingo.sheets import besenbingo_sheet, template_page
 from spielleiter.games.besenbingo.templates import Template, default_templates, validate_template
 from spielleiter.games.engel_bengel.faces import default_faces
+from spielleiter.games.engel_bengel.sheets import faces_sheet
 from spielleiter_host import pdf
-from spielleiter_host.besenbingo_sheets import besenbingo_sheet, template_page
 from spielleiter_host.cli import main
-from spielleiter_host.engel_bengel_sheets import faces_sheet
 from spielleiter_host.pdf import A4, MARGIN, Box, Placed, Sheet
 
 FIELDS = {"cell", "hexe", "copilot", "paar", "kombi", "minus"}

@@ -28,11 +28,10 @@ from spielleiter.games.besenbingo.templates import (
     twin_of,
     validate_template,
 )
-
-from . import runner
-from .board_files import BoardFileError, check_files, report_checks, validated
-from .device import HostError, UsageError, report, whole_number
-from .output import print_json, table
+from spielleiter_host import runner
+from spielleiter_host.board_files import BoardFileError, check_files, report_checks, validated
+from spielleiter_host.device import HostError, UsageError, report, whole_number
+from spielleiter_host.output import print_json, table
 
 
 def load_template_files(paths: Sequence[Path]) -> list[Template]:

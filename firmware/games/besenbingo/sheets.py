@@ -22,8 +22,7 @@ from spielleiter.games.besenbingo.templates import (
     Template,
     WitchField,
 )
-
-from .pdf import A4, DARK, GREY, INK, MARGIN, MIN_FIELD_PT, PAPER, Sheet, cap_height
+from spielleiter_host.pdf import A4, DARK, GREY, INK, MARGIN, MIN_FIELD_PT, PAPER, Sheet, cap_height
 
 TITLE_PT = 22.0
 NOTE_PT = 12.0

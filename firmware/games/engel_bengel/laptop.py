@@ -22,10 +22,9 @@ from spielleiter.games.base import ParameterError, sample_chance
 from spielleiter.games.engel_bengel import bots
 from spielleiter.games.engel_bengel.faces import Face, default_faces, validate_face
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, decode_place
-
-from . import runner
-from .board_files import validated
-from .device import (
+from spielleiter_host import runner
+from spielleiter_host.board_files import validated
+from spielleiter_host.device import (
     HostError,
     InvalidError,
     UsageError,
@@ -34,7 +33,7 @@ from .device import (
     whole_number,
     write_file,
 )
-from .output import print_json, table
+from spielleiter_host.output import print_json, table
 
 GAME = "engel-bengel"
 
@@ -261,11 +260,11 @@ def register_stats(sub: Any) -> None:
 
 def print_faces(args: argparse.Namespace) -> int:
     """`spielleiter-host print engel-bengel --out boards.pdf`."""
-    from .printing import need_pdf_library, printed
+    from spielleiter_host.printing import need_pdf_library, printed
 
     need_pdf_library()
     faces = load_face_files(args.face) if args.face else list(default_faces())
-    from .engel_bengel_sheets import faces_sheet
+    from .sheets import faces_sheet
 
     sheet = faces_sheet(faces)
     write_file(args.out, sheet.pdf_bytes())

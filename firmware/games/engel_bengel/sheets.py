@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spielleiter.games.engel_bengel.faces import Face, Row
-
-from .pdf import A4, INK, MARGIN, PAPER, Sheet
+from spielleiter_host.pdf import A4, INK, MARGIN, PAPER, Sheet
 
 FACE_H = 128.0
 FACE_GAP = 6.0
