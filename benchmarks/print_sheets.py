@@ -11,19 +11,20 @@ from collections.abc import Callable
 
 from spielleiter.games.besenbingo.sheets import besenbingo_sheet
 from spielleiter.games.besenbingo.templates import default_templates
+from spielleiter.games.drawing import Drawing
 from spielleiter.games.engel_bengel.faces import default_faces
 from spielleiter.games.engel_bengel.sheets import faces_sheet
-from spielleiter_host.pdf import Sheet
+from spielleiter_host.pdf import FontMetrics, render
 
 RUNS = 5
 
 
-def measure(name: str, make: Callable[[], Sheet]) -> None:
+def measure(name: str, make: Callable[[], Drawing]) -> None:
     times, size, pages = [], 0, 0
     for _ in range(RUNS):
         start = time.perf_counter()
         sheet = make()
-        data = sheet.pdf_bytes()
+        data = render(sheet)
         times.append(time.perf_counter() - start)
         size, pages = len(data), sheet.pages
     print(f"{name}: {pages} pages, {size:,} bytes ({size / 1024:.0f} KiB),"
@@ -32,8 +33,11 @@ def measure(name: str, make: Callable[[], Sheet]) -> None:
 
 
 def main() -> None:
-    measure("print besenbingo (the shipped nine)", lambda: besenbingo_sheet(default_templates()))
-    measure("print engel-bengel (the shipped 16 faces)", lambda: faces_sheet(default_faces()))
+    metrics = FontMetrics()
+    measure("print besenbingo (the shipped nine)",
+            lambda: besenbingo_sheet(default_templates(), metrics))  # fmt: skip
+    measure("print engel-bengel (the shipped 16 faces)",
+            lambda: faces_sheet(default_faces(), metrics))  # fmt: skip
 
 
 if __name__ == "__main__":

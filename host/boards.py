@@ -67,9 +67,9 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("--json", action="store_true", help="a result per file, as JSON")
     check.set_defaults(func=boards_check)
-    from spielleiter.games.engel_bengel.laptop import register_stats
-
-    register_stats(sub)
+    for entry in catalog.entries():  # the games' own tools for their boards
+        if entry.laptop:
+            entry.load(entry.laptop)("boards", sub)
 
 
 def boards_check(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """spielleiter-host: the command line of the laptop tool.
 
 Each command lives in its own module of this package with a `register(subparsers)`
-function that adds its sub-parser and sets `func` (args -> exit code).
+function that adds its sub-parser and sets `func` (args -> exit code); a game's own
+commands live in its package, named by its catalog entry's `laptop`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
+
+from spielleiter.games import catalog
 
 from . import device
 from .device import HostError, UsageError, did_you_mean, report
@@ -31,7 +34,6 @@ COMMAND_MODULES: list[str] = [
     "spielleiter_host.names",
     "spielleiter_host.mirror",
     "spielleiter_host.spinner",
-    "spielleiter.games.besenbingo.laptop",
     "spielleiter_host.printing",
 ]
 
@@ -95,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for entry in catalog.entries():  # the games' own commands (their catalog `laptop`)
+        if entry.laptop:
+            entry.load(entry.laptop)("commands", sub)
     for _, leaf in leaves(parser):
         leaf.set_defaults(command_prog=leaf.prog)
     return parser

@@ -1,10 +1,11 @@
-"""`spielleiter-host print besenbingo|engel-bengel`: print-and-play sheets as an A4 PDF.
+"""`spielleiter-host print GAME`: a game's print-and-play sheets as an A4 PDF.
 
-The pages are drawn by besenbingo_sheets and engel_bengel_sheets over the PDF layer in
-pdf.py (fpdf2 and the bundled DejaVu font: vector text and line art). fpdf2 comes with
-the laptop's extra `print` (also in `dev`), never with the box's own install, so this
-module imports it only when a PDF is made; without it, `print` says in one line what to
-install. Templates and faces given as files print the same way as the shipped ones.
+Every game whose catalog entry declares `sheets` gets a `print GAME` command: the game
+draws its pages as commands (spielleiter.games.drawing), laid out with the sizes of the
+bundled font, and pdf.py renders them with fpdf2 (vector text and line art). fpdf2 comes
+with the laptop's extra `print` (also in `dev`), never with the box's own install, so
+this module imports it only when a PDF is made; without it, `print` says in one line
+what to install. Boards given as files print the same way as the shipped ones.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from spielleiter.games.besenbingo.laptop import load_template_files
-from spielleiter.games.besenbingo.templates import default_templates
+from spielleiter.games import catalog
 
+from .board_files import validated
 from .device import UsageError, write_file
 from .output import saved
 
@@ -37,37 +38,40 @@ def need_pdf_library() -> None:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("print", help="print-and-play sheets as PDF")
     sub = parser.add_subparsers(dest="game", metavar="GAME", required=True)
-    from spielleiter.games.engel_bengel.laptop import print_faces
-
-    _game(sub, "besenbingo", "tower cards and their backs, the rules, one page per template",
-          "--template", "template files (as uploaded to the box); default: the shipped nine",
-          print_besenbingo)  # fmt: skip
-    _game(sub, "engel-bengel", "every board face on A4, two a page",
-          "--face", "face files (as uploaded to the box); default: the shipped 16",
-          print_faces)  # fmt: skip
+    for entry in catalog.entries():
+        if entry.sheets is not None:
+            _game(sub, entry.id, entry.sheets)
 
 
-def _game(sub: Any, game: str, what: str, files: str, files_help: str, func: Any) -> None:
+def _game(sub: Any, game: str, sheets: catalog.Sheets) -> None:
     """`print GAME --out PDF [--FILES FILE ...] [--json]`."""
-    parser = sub.add_parser(game, help=what)
+    parser = sub.add_parser(game, help=sheets.help)
     parser.add_argument("--out", type=Path, required=True, help="the PDF to write")
-    parser.add_argument(files, type=Path, nargs="+", default=[], metavar="FILE", help=files_help)
+    if sheets.files:
+        parser.add_argument(f"--{sheets.files}", dest="files", type=Path, nargs="+", default=[],
+                            metavar="FILE", help=sheets.files_help)  # fmt: skip
     parser.add_argument("--json", action="store_true", help="say what was written, as JSON")
-    parser.set_defaults(func=func)
+    parser.set_defaults(func=print_sheets, files=[])
 
 
-def print_besenbingo(args: argparse.Namespace) -> int:
-    """`spielleiter-host print besenbingo --out sheets.pdf`."""
+def print_sheets(args: argparse.Namespace) -> int:
+    """`spielleiter-host print GAME --out sheets.pdf`: the game's pages, as a PDF."""
     need_pdf_library()
-    templates = load_template_files(args.template) if args.template else default_templates()
-    from spielleiter.games.besenbingo.sheets import besenbingo_sheet
+    entry = catalog.entry(args.game)
+    sheets = entry.sheets
+    assert sheets is not None  # the parser offers only games with sheets
+    boards = None
+    if args.files:
+        boards = [b for _, b in validated(args.files, sheets.single_key or None,
+                                          entry.load(sheets.parse))]  # fmt: skip
+    from . import pdf
 
-    sheet = besenbingo_sheet(list(templates))
-    write_file(args.out, sheet.pdf_bytes())
-    what = f"tower cards and their backs, rules, {len(templates)} templates"
-    return printed(args, sheet.pages, what)
+    drawing = entry.load(sheets.draw)(boards, pdf.FontMetrics())
+    write_file(args.out, pdf.render(drawing))
+    return printed(args, drawing.pages, drawing.contents)
 
 
 def printed(args: argparse.Namespace, pages: int, what: str) -> int:
     """Say what was written: a line for people, or JSON under --json."""
-    return saved(args.out, f"{pages} pages ({what})", args.json, pages=pages)
+    count = f"{pages} page" if pages == 1 else f"{pages} pages"
+    return saved(args.out, f"{count} ({what})" if what else count, args.json, pages=pages)

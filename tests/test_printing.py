@@ -16,12 +16,13 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 from spielleiter.games.besenbingo.sheets import besenbingo_sheet, template_page
 from spielleiter.games.besenbingo.templates import Template, default_templates, validate_template
+from spielleiter.games.drawing import A4, MARGIN, Box, Drawing, Placed
 from spielleiter.games.engel_bengel.faces import default_faces
 from spielleiter.games.engel_bengel.sheets import faces_sheet
 from spielleiter_host import pdf
 from spielleiter_host.cli import main
-from spielleiter_host.pdf import A4, MARGIN, Box, Placed, Sheet
 
+METRICS = pdf.FontMetrics()
 FIELDS = {"cell", "hexe", "copilot", "paar", "kombi", "minus"}
 """The roles of the boxes a player reads and crosses."""
 ARMS_LENGTH_CAP_MM = 3.5
@@ -50,20 +51,20 @@ def a_crowded_template() -> Template:
 
 
 @pytest.fixture(scope="module")
-def sheets() -> Sheet:
+def sheets() -> Drawing:
     """The whole Besenbingo document: the shipped nine and a crowded one (the last page)."""
-    return besenbingo_sheet([*default_templates(), a_crowded_template()])
+    return besenbingo_sheet([*default_templates(), a_crowded_template()], METRICS)
 
 
-def template_pages(sheet: Sheet) -> range:
+def template_pages(sheet: Drawing) -> range:
     return range(3, sheet.pages)
 
 
-def texts_on(sheet: Sheet, page: int) -> list[Placed]:
+def texts_on(sheet: Drawing, page: int) -> list[Placed]:
     return [t for t in sheet.texts if t.page == page]
 
 
-def boxes_on(sheet: Sheet, page: int, *roles: str) -> list[Box]:
+def boxes_on(sheet: Drawing, page: int, *roles: str) -> list[Box]:
     return [b for b in sheet.boxes if b.page == page and b.role in roles]
 
 
@@ -85,8 +86,8 @@ def test_print_besenbingo_writes_cards_backs_rules_and_a_page_per_template(
     assert capsys.readouterr().out.startswith(f"{out}: 5 pages (tower cards and their backs")
 
 
-def test_text_stays_text_umlauts_and_all(sheets: Sheet) -> None:
-    pages = extracted(sheets.pdf_bytes())
+def test_text_stays_text_umlauts_and_all(sheets: Drawing) -> None:
+    pages = extracted(pdf.render(sheets))
     assert "Besenbingo – Turmkarten" in pages[0]
     assert "Spielregeln" in pages[2] and "waagerecht oder senkrecht" in pages[2]
     names = [t.name for t in default_templates()]
@@ -95,7 +96,7 @@ def test_text_stays_text_umlauts_and_all(sheets: Sheet) -> None:
     krotenteich = pages[3 + names.index("Krötenteich")]
     assert "Mechthild" in krotenteich and "−3" in krotenteich and "Punkteleiste" in krotenteich
     assert all(p.mediabox.width == pytest.approx(595.28, abs=0.1)
-               for p in PdfReader(io.BytesIO(sheets.pdf_bytes())).pages)  # fmt: skip
+               for p in PdfReader(io.BytesIO(pdf.render(sheets))).pages)  # fmt: skip
 
 
 @pytest.fixture
@@ -119,10 +120,10 @@ def test_every_page_renders_with_only_the_bundled_font(
     only_bundled_fonts: list[Path], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    documents = [besenbingo_sheet([*default_templates(), a_crowded_template()]),
-                 faces_sheet(default_faces())]  # fmt: skip
+    documents = [besenbingo_sheet([*default_templates(), a_crowded_template()], METRICS),
+                 faces_sheet(default_faces(), METRICS)]  # fmt: skip
     for sheet in documents:
-        reader = PdfReader(io.BytesIO(sheet.pdf_bytes()))
+        reader = PdfReader(io.BytesIO(pdf.render(sheet)))
         for page in reader.pages:
             for font in page["/Resources"]["/Font"].values():
                 font = font.get_object()
@@ -143,7 +144,7 @@ def bundled_cap_height(bold: bool) -> float:
     return units / font["head"].unitsPerEm
 
 
-def test_field_text_reads_at_arms_length(sheets: Sheet) -> None:
+def test_field_text_reads_at_arms_length(sheets: Drawing) -> None:
     smallest = {False: 99.0, True: 99.0}
     for page in template_pages(sheets):
         fields = boxes_on(sheets, page, *FIELDS)
@@ -155,7 +156,7 @@ def test_field_text_reads_at_arms_length(sheets: Sheet) -> None:
         assert cap_mm >= ARMS_LENGTH_CAP_MM, f"{size} pt makes capitals of {cap_mm:.2f} mm"
 
 
-def test_every_name_stays_inside_its_field_and_the_page(sheets: Sheet) -> None:
+def test_every_name_stays_inside_its_field_and_the_page(sheets: Drawing) -> None:
     crowded = sheets.pages - 1
     for page in template_pages(sheets):
         fields = boxes_on(sheets, page, *FIELDS)
@@ -173,15 +174,15 @@ def overlap(a: Placed, b: Placed) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def test_no_text_runs_into_another(sheets: Sheet) -> None:
-    for sheet in (sheets, faces_sheet(default_faces())):
+def test_no_text_runs_into_another(sheets: Drawing) -> None:
+    for sheet in (sheets, faces_sheet(default_faces(), METRICS)):
         for page in range(sheet.pages):
             for a, b in itertools.combinations(texts_on(sheet, page), 2):
                 assert not overlap(a, b), f"{a.text!r} and {b.text!r} overlap on page {page}"
 
 
 def test_kombi_sits_top_right_and_minus_bottom_right_as_the_rule_text_says(
-    sheets: Sheet,
+    sheets: Drawing,
 ) -> None:
     right = A4[0] - MARGIN
     for page in template_pages(sheets):
@@ -198,7 +199,7 @@ def test_kombi_sits_top_right_and_minus_bottom_right_as_the_rule_text_says(
         assert min(b.y0 for b in minus) > max(b.y1 for b in rows)  # the bottom of the bar
 
 
-def test_the_name_line_stands_clear_below_the_minus_row(sheets: Sheet) -> None:
+def test_the_name_line_stands_clear_below_the_minus_row(sheets: Drawing) -> None:
     for page in template_pages(sheets):
         minus_foot = max(b.y1 for b in boxes_on(sheets, page, "minus"))
         footer = [t for t in texts_on(sheets, page) if t.text in ("Name:", "Punkte:")]
@@ -208,7 +209,7 @@ def test_the_name_line_stands_clear_below_the_minus_row(sheets: Sheet) -> None:
 
 
 def test_card_backs_lie_behind_their_fronts_when_flipped_on_the_long_edge(
-    sheets: Sheet,
+    sheets: Drawing,
 ) -> None:
     fronts = boxes_on(sheets, 0, "card")
     backs = boxes_on(sheets, 1, "back")
@@ -221,8 +222,8 @@ def test_card_backs_lie_behind_their_fronts_when_flipped_on_the_long_edge(
     assert not any(c.isdigit() for t in texts_on(sheets, 1) for c in t.text)
 
 
-def test_the_rules_page_follows_the_rule_text(sheets: Sheet) -> None:
-    text = extracted(sheets.pdf_bytes())[2].replace("\n", " ").replace("\xa0", " ")
+def test_the_rules_page_follows_the_rule_text(sheets: Drawing) -> None:
+    text = extracted(pdf.render(sheets))[2].replace("\n", " ").replace("\xa0", " ")
     order = ["Spielziel", "Vorbereitung", "stille Turm", "Spielverlauf",
              "waagerecht oder senkrecht", "Mehrere Reihen passen?", "die meisten Punkte bringt",
              "Kombi (rechts oben)", "Minusfelder (unten rechts)", "Spielende",
@@ -235,8 +236,8 @@ def test_the_rules_page_follows_the_rule_text(sheets: Sheet) -> None:
     assert max(t.bottom for t in body) <= A4[1] - MARGIN
 
 
-def test_the_whole_set_is_small(sheets: Sheet) -> None:
-    data = besenbingo_sheet(default_templates()).pdf_bytes()
+def test_the_whole_set_is_small(sheets: Drawing) -> None:
+    data = pdf.render(besenbingo_sheet(default_templates(), METRICS))
     assert len(data) < 200_000  # vector text, only the glyphs used; the Pillow pages were 2 MB
 
 
@@ -255,6 +256,86 @@ def test_print_without_the_pdf_library_says_what_to_install(
 
 
 def test_one_template_page_alone(tmp_path: Path) -> None:
-    sheet = Sheet("Probe")
+    sheet = Drawing("Probe", METRICS)
     template_page(sheet, default_templates()[0])
     assert sheet.pages == 1 and len(boxes_on(sheet, 0, "cell")) == 16
+
+
+# --- a game's sheets come through the catalog -----------------------------------------------
+
+
+def toy_sheets(boards: list[dict] | None, metrics: pdf.FontMetrics) -> Drawing:
+    """A toy game's pages: one page per board, its name in a box."""
+    drawing = Drawing("Spielzeug", metrics)
+    for board in boards if boards is not None else [{"name": "Eins"}, {"name": "Zwei"}]:
+        drawing.page()
+        drawing.box(MARGIN, MARGIN, 100, 20, role="brett")
+        drawing.text(MARGIN + 50, MARGIN + 10, f"Brett {board['name']}", 16, middle=True)
+    drawing.contents = "the toy's boards"
+    return drawing
+
+
+def toy_board(data: object) -> dict:
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ValueError("a toy board has a name")
+    return data
+
+
+@pytest.fixture
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A game package `spielleiter.games.spielzeug` with sheets, listed in the catalog: no
+    host file names it."""
+    import types
+
+    from spielleiter.games import catalog
+    from spielleiter.games.base import GameInfo
+
+    package = types.ModuleType("spielleiter.games.spielzeug")
+    package.__path__ = []  # a package, for its submodule
+    sheets = types.ModuleType("spielleiter.games.spielzeug.sheets")
+    sheets.draw = toy_sheets  # type: ignore[attr-defined]
+    sheets.board = toy_board  # type: ignore[attr-defined]
+    package.ENTRY = catalog.GameEntry(  # type: ignore[attr-defined]
+        id="spielzeug",
+        info=GameInfo("spielzeug", "Spielzeug", 1, 2, 0.0, 1.0, 10),
+        game="rules:Game", table="table:Table", screens="screens:start",
+        sheets=catalog.Sheets("sheets:draw", "the toy's boards, one a page", files="brett",
+                              files_help="board files", parse="sheets:board"),
+    )  # fmt: skip
+    monkeypatch.setitem(sys.modules, package.__name__, package)
+    monkeypatch.setitem(sys.modules, sheets.__name__, sheets)
+    monkeypatch.setattr(catalog, "PACKAGES", (*catalog.PACKAGES, "spielzeug"))
+    yield "spielzeug"
+    catalog._load.cache_clear()
+
+
+def test_a_game_added_to_the_catalog_prints_its_sheets_without_a_host_change(
+    toy_game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "toy.pdf"
+    assert main(["print", toy_game, "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}: 2 pages (the toy's boards)")
+    assert [t.split("\n")[0] for t in extracted(out.read_bytes())] == ["Brett Eins", "Brett Zwei"]
+    board = tmp_path / "brett.json"
+    board.write_text(json.dumps({"name": "Eigen"}), encoding="utf-8")
+    assert main(["print", toy_game, "--out", str(out), "--brett", str(board), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pages"] == 1
+    assert extracted(out.read_bytes()) == ["Brett Eigen"]
+    board.write_text(json.dumps({"name": 3}), encoding="utf-8")
+    assert main(["print", toy_game, "--out", str(out), "--brett", str(board)]) == 7
+    assert "a toy board has a name" in capsys.readouterr().err
+
+
+def test_one_board_prints_as_one_page_and_one_face(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line that says what was written counts in the singular too."""
+    face = tmp_path / "face.json"
+    face.write_text(json.dumps(default_faces()[0].to_json(), ensure_ascii=False), "utf-8")
+    out = tmp_path / "face.pdf"
+    assert main(["print", "engel-bengel", "--out", str(out), "--face", str(face)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}: 1 page (1 face), ")
+    template = tmp_path / "vorlage.json"
+    template.write_text(json.dumps(default_templates()[0].to_json(), ensure_ascii=False), "utf-8")
+    assert main(["print", "besenbingo", "--out", str(out), "--template", str(template)]) == 0
+    assert "rules, 1 template)" in capsys.readouterr().out

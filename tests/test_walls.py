@@ -61,3 +61,40 @@ def test_every_help_page_fits_the_panel() -> None:
             canvas = Canvas()
             bottom = canvas.wrap((2, canvas.title(entry.title)), page, SMALL, 124)
             assert bottom <= Pages.BOTTOM + 1, f"{entry.id}: {page!r} runs past the soft keys"
+
+
+def test_the_host_names_no_game() -> None:
+    """host/ knows games only through the catalog: no module named after a game, no import
+    of a game's package, no string of a game's id (a game's sheets and board tools live in
+    its own package)."""
+    import ast
+
+    games = catalog.entries()
+    ids = {e.id for e in games} | {e.package.rsplit(".", 1)[1] for e in games}
+    word = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, ids))) + r")(?![\w-])")
+    found = []
+    for path in sorted((ROOT / "host").glob("*.py")):
+        if word.search(path.stem):
+            found.append(f"{path.name}: named after a game")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if word.search(node.value):
+                    found.append(f"{path.name}:{node.lineno}: {node.value[:60]!r}")
+            found += [f"{path.name}:{node.lineno}: imports {n}" for n in names
+                      if any(n.startswith(e.package) for e in games)]  # fmt: skip
+    assert found == []
+
+
+def test_the_host_wall_lists_every_game_package() -> None:
+    """The import-linter contract that holds the host off the games names each of them."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"]
+                    if c["name"].startswith("The host names no game"))  # fmt: skip
+    assert sorted(contract["forbidden_modules"]) == sorted(e.package for e in catalog.entries())

@@ -30,7 +30,8 @@ from typing import Any
 from .base import Game, GameInfo, ranks
 
 __all__ = [
-    "GameEntry", "HouseRule", "Option", "Variant", "entries", "entry", "make", "names", "ranks",
+    "GameEntry", "HouseRule", "Option", "Sheets", "Variant", "entries", "entry", "make", "names",
+    "ranks",
 ]  # fmt: skip
 
 PACKAGES: tuple[str, ...] = (
@@ -118,6 +119,30 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Sheets:
+    """A game's print-and-play pages: `spielleiter-host print GAME --out PDF` renders them.
+
+    The pages are drawing commands (:mod:`spielleiter.games.drawing`), so the game needs no
+    PDF library and the laptop tool knows no game's pages."""
+
+    draw: str
+    """"module:function" `(boards, metrics) -> Drawing`: the pages for `boards` (the game's
+    boards as `parse` returns them; None: the shipped ones), laid out by `metrics`."""
+    help: str
+    """What the pages hold, for `print --help` ("every board face on A4, two a page")."""
+    files: str = ""
+    """The option that names board files to print instead of the shipped boards
+    ("template": `--template FILE ...`); "" when there is none."""
+    files_help: str = ""
+    parse: str = ""
+    """"module:function" `(data) -> board`: one board read from such a file (a ValueError
+    with `path` and `message` where it is not valid)."""
+    single_key: str = ""
+    """A key only a single board has, so a file's object with it is one board, not
+    {name: board} ("grid")."""
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """Everything the platform knows of one game."""
 
@@ -152,6 +177,12 @@ class GameEntry:
     fixes the chance every seat rotation meets)."""
     replay: str = ""
     """Optional "module:function" `(record) -> str`: a record as text for the host's replay."""
+    sheets: Sheets | None = None
+    """The game's print-and-play pages, if it has any."""
+    laptop: str = ""
+    """Optional "module:function" `(where, subparsers)`: the game's own commands of the
+    laptop tool (offline tools for its boards, say), added to `spielleiter-host` itself
+    (`where` "commands") or under `spielleiter-host boards` ("boards")."""
     help: tuple[str, ...] = ()
     """Pages of help on the box (German): the short rules and what each key does."""
     advice: str = ""

@@ -1,6 +1,6 @@
 """Besenbingo: the tower cards, the sheets, the computers' crosses, the table and screens."""
 
-from spielleiter.games.catalog import GameEntry, Option, Variant
+from spielleiter.games.catalog import GameEntry, Option, Sheets, Variant
 
 from .info import INFO
 
@@ -21,6 +21,15 @@ ENTRY = GameEntry(
     setup="screens:setup",
     options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
     boards="templates:validate_board:default_boards",
+    sheets=Sheets(
+        "sheets:draw",
+        "tower cards and their backs, the rules, one page per template",
+        files="template",
+        files_help="template files (as uploaded to the box); default: the shipped nine",
+        parse="templates:validate_template",
+        single_key="grid",
+    ),
+    laptop="laptop:register",
     help=(
         "Ein Turm wird aufgedeckt: streiche eine Hexe daneben und ein Feld einer Reihe, "
         "zu dem sie passt.",

@@ -1,4 +1,5 @@
-"""`spielleiter-host templates score|check`: Besenbingo templates, offline.
+"""Besenbingo's own laptop commands, `spielleiter-host templates score|check`: templates,
+offline (the catalog entry's `laptop`).
 
 `score` reports each template's expected final score under the strongest computer
 play and under a greedy player who takes the most points each turn (both exact), with
@@ -112,7 +113,10 @@ def template_scores(
     return ordered
 
 
-def register(subparsers: Any) -> None:
+def register(where: str, subparsers: Any) -> None:
+    """`templates score|check` among spielleiter-host's commands."""
+    if where != "commands":
+        return
     parser = subparsers.add_parser("templates", help="Besenbingo templates: score, check")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     score = sub.add_parser(

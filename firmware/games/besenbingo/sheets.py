@@ -1,4 +1,5 @@
-"""Besenbingo to print and play: the pages of `spielleiter-host print besenbingo`.
+"""Besenbingo to print and play: the pages of `spielleiter-host print besenbingo`, drawn as
+commands (spielleiter.games.drawing) that the laptop renders.
 
 The document, in print order: the eight tower cards (page 1) and their backs (page 2,
 mirrored so that they meet the fronts when printed double-sided, flipped on the long
@@ -14,15 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from spielleiter.games.besenbingo.templates import (
+from ..drawing import A4, DARK, GREY, INK, MARGIN, MIN_FIELD_PT, PAPER, Drawing, Metrics
+from .templates import (
     REVEALS_PER_DURCHGANG,
     SIZE,
     TOWERS,
     BarField,
     Template,
     WitchField,
+    default_templates,
 )
-from spielleiter_host.pdf import A4, DARK, GREY, INK, MARGIN, MIN_FIELD_PT, PAPER, Sheet, cap_height
 
 TITLE_PT = 22.0
 NOTE_PT = 12.0
@@ -57,7 +59,7 @@ ROWS = (("Hexe", "hexe"), ("Copilot", "copilot"), ("Paar", "paar"))
 # --- pictures -----------------------------------------------------------------------------
 
 
-def draw_hat(sheet: Sheet, cx: float, base: float, w: float, hat: str) -> None:
+def draw_hat(sheet: Drawing, cx: float, base: float, w: float, hat: str) -> None:
     """A witch's hat standing on `base`, `w` wide; each default witch has her own shape."""
     h = w * 0.8
     if hat == "Zipfelmütze":
@@ -80,21 +82,21 @@ def draw_hat(sheet: Sheet, cx: float, base: float, w: float, hat: str) -> None:
         sheet.line((cx - w * 0.5, base), (cx + w * 0.5, base), line=w * 0.06)
 
 
-def draw_tower(sheet: Sheet, x: float, y: float, w: float, h: float, n: int) -> None:
+def draw_tower(sheet: Drawing, x: float, y: float, w: float, h: float, n: int) -> None:
     """A tower with battlements in the box (x, y, w, h), its number inside."""
     left, right, top = x + w * 0.25, x + w * 0.75, y + h * 0.22
     sheet.box(left, top, right - left, h * 0.7, line=max(0.4, w * 0.02), fill=PAPER)
     step = (right - left) / 5
     for i in range(0, 5, 2):
         sheet.box(left + i * step, top - h * 0.1, step, h * 0.1, line=0.1, fill=INK)
-    size = 0.3 * h / cap_height(1.0, bold=True)  # digits 0.3 of the tower's height
+    size = 0.3 * h / sheet.cap_height(1.0, bold=True)  # digits 0.3 of the tower's height
     sheet.text((left + right) / 2, top + h * 0.35, str(n), size, bold=True, middle=True)
 
 
 # --- a template ---------------------------------------------------------------------------
 
 
-def template_page(sheet: Sheet, template: Template) -> None:
+def template_page(sheet: Drawing, template: Template) -> None:
     """One Bingo-Vorlage on a new page: title, grid, score bar, name and points."""
     sheet.page()
     hats = {w.name: w.hat for w in template.witches}
@@ -123,10 +125,10 @@ def template_page(sheet: Sheet, template: Template) -> None:
             _bar_field(sheet, x, y, width, height, field, hats, field.value, role)
         y += height + ROW_GAP
     y = _minus_band(sheet, y, template.minus)
-    _name_and_points(sheet, y + FOOTER_GAP + cap_height(MIN_FIELD_PT))
+    _name_and_points(sheet, y + FOOTER_GAP + sheet.cap_height(MIN_FIELD_PT))
 
 
-def _witch_cell(sheet: Sheet, x: float, y: float, field: WitchField, hat: str) -> None:
+def _witch_cell(sheet: Drawing, x: float, y: float, field: WitchField, hat: str) -> None:
     cx, inner = x + CELL / 2, CELL - 3
     draw_hat(sheet, cx, y + CELL * 0.42, CELL * 0.42, hat)
     sheet.text(cx, y + CELL * 0.66, field.witch, 16, bold=True, width=inner)
@@ -134,7 +136,7 @@ def _witch_cell(sheet: Sheet, x: float, y: float, field: WitchField, hat: str) -
 
 
 def _bar_field(
-    sheet: Sheet, x: float, y: float, w: float, h: float, field: BarField,
+    sheet: Drawing, x: float, y: float, w: float, h: float, field: BarField,
     hats: dict[str, str], value: int | None, role: str,
 ) -> None:  # fmt: skip
     """A score-bar field: the hat and the points in the top strip, the name(s) below."""
@@ -155,7 +157,7 @@ def _bar_field(
 
 
 def _kombi_band(
-    sheet: Sheet, y: float, template: Template, width: float, hats: dict[str, str]
+    sheet: Drawing, y: float, template: Template, width: float, hats: dict[str, str]
 ) -> float:
     """The top band of the score bar: its title on the left, the Kombi pair at the top
     right (the witch, then the copilot with the pair's value); returns the band's foot."""
@@ -173,7 +175,7 @@ def _kombi_band(
     return y + FIELD_H
 
 
-def _minus_band(sheet: Sheet, y: float, minus: Sequence[int]) -> float:
+def _minus_band(sheet: Drawing, y: float, minus: Sequence[int]) -> float:
     """The minus row at the bottom right; returns its foot. A row holds as many fields as
     fit (at least 13: only REVEALS_PER_DURCHGANG can ever be crossed)."""
     label = sheet.width("Minus", MIN_FIELD_PT, bold=True) + 2.5
@@ -192,7 +194,7 @@ def _minus_band(sheet: Sheet, y: float, minus: Sequence[int]) -> float:
     return y + MINUS_H
 
 
-def _name_and_points(sheet: Sheet, baseline: float) -> None:
+def _name_and_points(sheet: Drawing, baseline: float) -> None:
     """Lines to write the player's name and final points on."""
     middle = A4[0] * 0.6
     for x, label, end in ((MARGIN, "Name:", middle - 8), (middle, "Punkte:", RIGHT)):
@@ -217,7 +219,7 @@ def card_boxes() -> list[tuple[float, float]]:
             for r in range(4) for c in range(2)]  # fmt: skip
 
 
-def tower_cards_page(sheet: Sheet) -> None:
+def tower_cards_page(sheet: Drawing) -> None:
     """The eight tower cards (Turmkarten) to cut out along their lines."""
     sheet.page()
     sheet.text(A4[0] / 2, 18, "Besenbingo – Turmkarten", TITLE_PT, bold=True)
@@ -232,7 +234,7 @@ def tower_cards_page(sheet: Sheet) -> None:
             sheet.text(cx, y + 9, str(tower), 16, bold=True)
 
 
-def tower_backs_page(sheet: Sheet) -> None:
+def tower_backs_page(sheet: Drawing) -> None:
     """The backs of the tower cards, mirrored left to right, so that printed on the back
     of the fronts page (flipped on the long edge) each back lies behind its card. A back
     shows no number: face down, every card looks the same, and no number shows through."""
@@ -307,7 +309,7 @@ RULES: tuple[tuple[str, str], ...] = (
 RULES_PT = 11.5
 
 
-def rules_page(sheet: Sheet) -> None:
+def rules_page(sheet: Drawing) -> None:
     """The rules in short, to read at the table."""
     sheet.page()
     sheet.text(A4[0] / 2, 22, "Besenbingo – Spielregeln in Kürze", TITLE_PT, bold=True)
@@ -324,12 +326,19 @@ def rules_page(sheet: Sheet) -> None:
 # --- the document -------------------------------------------------------------------------
 
 
-def besenbingo_sheet(templates: Sequence[Template]) -> Sheet:
+def besenbingo_sheet(templates: Sequence[Template], metrics: Metrics) -> Drawing:
     """Tower cards, their backs, the rules, then one page per template."""
-    sheet = Sheet("Besenbingo")
+    sheet = Drawing("Besenbingo", metrics)
     tower_cards_page(sheet)
     tower_backs_page(sheet)
     rules_page(sheet)
     for template in templates:
         template_page(sheet, template)
+    count = f"{len(templates)} template" if len(templates) == 1 else f"{len(templates)} templates"
+    sheet.contents = f"tower cards and their backs, rules, {count}"
     return sheet
+
+
+def draw(templates: Sequence[Template] | None, metrics: Metrics) -> Drawing:
+    """`spielleiter-host print besenbingo`: the given templates, or the shipped nine."""
+    return besenbingo_sheet(default_templates() if templates is None else templates, metrics)

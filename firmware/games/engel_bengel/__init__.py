@@ -1,6 +1,6 @@
 """Engel & Bengel: the faces, the rules, computers that know when to stop, table and screens."""
 
-from spielleiter.games.catalog import GameEntry, HouseRule, Option
+from spielleiter.games.catalog import GameEntry, HouseRule, Option, Sheets
 
 from .info import DURCHGAENGE, END_CHOICES, INFO, LIMIT, START_CHOICES, TARGET
 
@@ -18,6 +18,15 @@ ENTRY = GameEntry(
     replay="replay:replay_text",
     setup="screens:setup",
     boards="faces:validate_board:default_boards",
+    sheets=Sheets(
+        "sheets:draw",
+        "every board face on A4, two a page",
+        files="face",
+        files_help="face files (as uploaded to the box); default: the shipped 16",
+        parse="faces:validate_face",
+        single_key="rows",
+    ),
+    laptop="laptop:register",
     house_rules=(
         HouseRule("wuerfel", "Würfel", DICE_SOURCES, "wuerfel", ("Box", "echt")),
         HouseRule("end", "Ende", END_CHOICES, "end", ("Ziel", "Durchgänge")),

@@ -1,10 +1,10 @@
-"""Engel & Bengel offline tools: `boards stats engel-bengel` and `print engel-bengel`.
+"""Engel & Bengel's own laptop command, `spielleiter-host boards stats engel-bengel` (the
+catalog entry's `laptop`; its printed faces are `sheets.py`).
 
 `boards stats` plays simulated games between computers and reports, per face and row, who
 completes the row (the player who placed its first die, or another), the mean chips it
 moved, and how long a Durchgang on the face lasts (turns, and placements), so faces can
-be tuned. `print` writes every face on A4 (two faces a page, drawn by engel_bengel_sheets)
-for a table without the box.
+be tuned.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from spielleiter_host.device import (
     did_you_mean,
     report,
     whole_number,
-    write_file,
 )
 from spielleiter_host.output import print_json, table
 
@@ -235,8 +234,10 @@ def boards_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_stats(sub: Any) -> None:
+def register(where: str, sub: Any) -> None:
     """The `boards stats` subcommand (offline, no device)."""
+    if where != "boards":
+        return
     stats = sub.add_parser("stats", help="simulated games per face and row (engel-bengel)")
     stats.add_argument("game", choices=[GAME], help=GAME)
     stats.add_argument("file", type=Path, nargs="*", help="face files (default: the shipped 16)")
@@ -253,19 +254,3 @@ def register_stats(sub: Any) -> None:
     stats.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     runner.add_arguments(stats)
     stats.set_defaults(func=boards_stats)
-
-
-# --- print ------------------------------------------------------------------------------------
-
-
-def print_faces(args: argparse.Namespace) -> int:
-    """`spielleiter-host print engel-bengel --out boards.pdf`."""
-    from spielleiter_host.printing import need_pdf_library, printed
-
-    need_pdf_library()
-    faces = load_face_files(args.face) if args.face else list(default_faces())
-    from .sheets import faces_sheet
-
-    sheet = faces_sheet(faces)
-    write_file(args.out, sheet.pdf_bytes())
-    return printed(args, sheet.pages, f"{len(faces)} faces")

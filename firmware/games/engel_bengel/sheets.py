@@ -3,15 +3,15 @@
 Every board face on A4, two a page: six rows, each with its chips (a white label with +
 for an Engel row, a black one with − for a Bengel row) and its boxes (printed pips, ★ then
 = for a star row, three red and two yellow boxes for a mixed row), and a legend at the foot
-of every page. Drawn over the PDF layer in pdf.py, like the Besenbingo sheets.
+of every page. Drawn as commands (spielleiter.games.drawing) that the laptop renders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spielleiter.games.engel_bengel.faces import Face, Row
-from spielleiter_host.pdf import A4, INK, MARGIN, PAPER, Sheet
+from ..drawing import A4, INK, MARGIN, PAPER, Drawing, Metrics
+from .faces import Face, Row, default_faces
 
 FACE_H = 128.0
 FACE_GAP = 6.0
@@ -36,7 +36,7 @@ def marks(row: Row) -> list[str]:
     return ["", "=", "=", "", "="]
 
 
-def draw_face(sheet: Sheet, face: Face, x: float, y: float, w: float) -> None:
+def draw_face(sheet: Drawing, face: Face, x: float, y: float, w: float) -> None:
     """One face in a frame `w` wide and FACE_H tall at (x, y)."""
     sheet.box(x, y, w, FACE_H, line=0.8, role="face")
     sheet.text(x + 6, y + 11, face.name, 20, bold=True, align="L", width=w - 12)
@@ -55,9 +55,9 @@ def draw_face(sheet: Sheet, face: Face, x: float, y: float, w: float) -> None:
                 sheet.text(bx + BOX / 2, top + BOX / 2, mark, 20, bold=True, middle=True)
 
 
-def faces_sheet(faces: Sequence[Face]) -> Sheet:
+def faces_sheet(faces: Sequence[Face], metrics: Metrics) -> Drawing:
     """A4 pages, two faces each, with the legend at the foot of every page."""
-    sheet = Sheet("Engel & Bengel")
+    sheet = Drawing("Engel & Bengel", metrics)
     width = A4[0] - 2 * MARGIN
     for i in range(0, len(faces), 2):
         sheet.page()
@@ -66,4 +66,10 @@ def faces_sheet(faces: Sequence[Face]) -> Sheet:
         for k, line in enumerate(LEGEND):
             sheet.text(MARGIN, A4[1] - MARGIN - 6 + 5.5 * k, line, 12, align="L", width=width,
                        smallest=10)  # fmt: skip
+    sheet.contents = f"{len(faces)} face" if len(faces) == 1 else f"{len(faces)} faces"
     return sheet
+
+
+def draw(faces: Sequence[Face] | None, metrics: Metrics) -> Drawing:
+    """`spielleiter-host print engel-bengel`: the given faces, or the shipped 16."""
+    return faces_sheet(list(default_faces()) if faces is None else faces, metrics)
