@@ -33,7 +33,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter.ui.canvas import WIDTH, Canvas
-from spielleiter.ui.fonts import SIZES, TEXT
+from spielleiter.ui.fonts import SIZES
 from spielleiter.ui.menus import launch, main_menu, start_game
 from spielleiter.ui.widgets import ListMenu, Message
 
@@ -72,25 +72,14 @@ def press(box: Box, key: int) -> None:
     box.settle()
 
 
-class RecordingCanvas(Canvas):
-    """A canvas that keeps every text drawn on it, with where it ends on the right."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[tuple[str, int]] = []
-
-    def text(self, xy: tuple[int, int], text: str, size: str = TEXT, fill: int = 1) -> None:
-        self.texts.append((text, xy[0] + SIZES[size][0] * len(text)))
-        super().text(xy, text, size, fill)
-
-
 def shown(box: Box) -> list[str]:
     """The texts on the top screen, each checked to end on the panel."""
-    canvas = RecordingCanvas()
+    canvas = Canvas()
     box.top.draw(canvas)
-    for text, right in canvas.texts:
-        assert right <= WIDTH, f"{text!r} runs off the panel"
-    return [text for text, _ in canvas.texts]
+    for run in canvas.runs:
+        right = run.xy[0] + SIZES[run.size][0] * len(run.text)
+        assert right <= WIDTH and not run.cut, f"{run.text!r} runs off the panel"
+    return [run.text for run in canvas.runs]
 
 
 def play_first_choices(box: Box) -> None:

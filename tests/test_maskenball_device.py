@@ -88,16 +88,8 @@ def spun(box: Box, sector: int) -> None:
 def texts_on(screen: MaskenballScreen) -> list[str]:
     """Every text the screen draws on the panel now."""
     canvas = Canvas()
-    drawn: list[str] = []
-    plain = canvas.text
-
-    def text(xy: tuple[int, int], text: str, size: str = "", fill: int = 1) -> None:
-        drawn.append(text)
-        plain(xy, text, size, fill) if size else plain(xy, text, fill=fill)
-
-    canvas.text = text  # type: ignore[method-assign]
     screen.draw(canvas)
-    return drawn
+    return [run.text for run in canvas.runs]
 
 
 def point_at(box: Box, beetle: int) -> None:

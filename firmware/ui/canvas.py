@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -16,7 +17,28 @@ HEIGHT = 64
 SOFTKEY_TOP = 56
 """The bottom line (y 56..63) labels the four soft keys."""
 BODY_HEIGHT = SOFTKEY_TOP - 1
+PANEL = (0, 0, WIDTH - 1, HEIGHT - 1)
+BODY = (0, 0, WIDTH - 1, SOFTKEY_TOP - 2)
+"""Where a screen's body may draw (the line above the soft keys is y 55)."""
 
+Box = tuple[int, int, int, int]
+"""x0, y0, x1, y1 in pixels, the last row and column included."""
+
+
+@dataclass(frozen=True)
+class TextRun:
+    """A text as it was drawn: where, in which font, and the box it must stay inside.
+
+    Screens never check this; tests do (tests/test_text_fits.py), with the font's own
+    metrics: a text that leaves its box, or was cut to fit it, or overlaps another."""
+
+    xy: tuple[int, int]
+    text: str
+    size: str
+    box: Box
+    cut: str = ""
+    """The text that was wanted, when it had to be cut to fit its box ("" if not)."""
+    order: int = 0
 
 
 def short_name(name: str, chars: int) -> str:
@@ -28,12 +50,20 @@ def short_name(name: str, chars: int) -> str:
         return head[: chars - len(number)] + number
     return name[:chars]
 
+
 class Canvas:
     """A frame being drawn. Coordinates in pixels, origin top left; white = 1."""
 
     def __init__(self) -> None:
         self.image = Image.new("1", (WIDTH, HEIGHT), 0)
         self.draw = ImageDraw.Draw(self.image)
+        self.runs: list[TextRun] = []
+        """Every text drawn, in order (for the tests that check what fits)."""
+        self.covers: list[tuple[Box, int]] = []
+        """Filled boxes drawn over what was there (a banner, a box over the table)."""
+        self.limit: Box = PANEL
+        """The box a text without one of its own must stay in (render: the body, then
+        the whole panel for the soft keys)."""
 
     def png(self) -> bytes:
         """The frame as a PNG file (for the laptop link; the panel never needs one)."""
@@ -45,17 +75,43 @@ class Canvas:
     def text_width(text: str, size: str = TEXT) -> int:
         return SIZES[size][0] * len(text)
 
-    def text(self, xy: tuple[int, int], text: str, size: str = TEXT, fill: int = 1) -> None:
-        """Text with its top-left corner at xy (characters the fonts lack become "?")."""
+    def text(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: str = TEXT,
+        fill: int = 1,
+        box: Box | None = None,
+    ) -> None:
+        """Text with its top-left corner at xy (characters the fonts lack become "?").
+
+        With `box`, the text belongs inside it and is cut at its right edge where it is
+        longer (never spilling into its neighbour; the tests flag the cut)."""
         printable = text.encode("latin-1", "replace").decode("latin-1")
+        cut = ""
+        if box is not None:
+            room = max(0, (box[2] + 1 - xy[0]) // SIZES[size][0])
+            if len(printable) > room:
+                cut, printable = printable, printable[:room]
+        self.runs.append(
+            TextRun((int(xy[0]), int(xy[1])), printable, size, box or self.limit, cut,
+                    len(self.runs) + len(self.covers))
+        )  # fmt: skip
         self.draw.text(xy, printable, font=font(size), fill=fill)
 
     def text_center(
-        self, y: int, text: str, size: str = TEXT, x0: int = 0, x1: int = WIDTH
+        self,
+        y: int,
+        text: str,
+        size: str = TEXT,
+        x0: int = 0,
+        x1: int = WIDTH,
+        fill: int = 1,
     ) -> None:
-        """Text centred between x0 and x1."""
+        """Text centred between x0 and x1 (it belongs there: a longer one is cut)."""
         w = self.text_width(text, size)
-        self.text((x0 + max(0, (x1 - x0 - w) // 2), y), text, size)
+        x = x0 + max(0, (x1 - x0 - w) // 2)
+        self.text((x, y), text, size, fill, box=(x0, y, x1 - 1, y + SIZES[size][1] - 1))
 
     def text_right(self, x_right: int, y: int, text: str, size: str = TEXT, fill: int = 1) -> None:
         """Text whose right edge is at x_right."""
@@ -64,6 +120,8 @@ class Canvas:
     def rect(
         self, box: tuple[int, int, int, int], fill: int | None = None, outline: int = 1
     ) -> None:
+        if fill is not None:
+            self.covers.append((box, len(self.runs) + len(self.covers)))
         self.draw.rectangle(box, fill=fill, outline=outline)
 
     def line(self, xy: Sequence[int], fill: int = 1) -> None:
@@ -83,11 +141,14 @@ class Canvas:
                 self.draw.point((x, y), fill=1)
 
     def title(self, text: str, right: str = "") -> int:
-        """A title line at the top, inverted; returns the y below it."""
+        """A title line at the top, inverted, with `right` at its right end; returns the
+        y below it. The title keeps a gap of a character before `right`."""
         self.draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
-        self.text((1, 0), text[:21], SMALL, fill=0)
+        end = WIDTH - 1
         if right:
             self.text_right(WIDTH - 1, 0, right, SMALL, fill=0)
+            end = WIDTH - 1 - self.text_width(right, SMALL) - SIZES[SMALL][0]
+        self.text((1, 0), text, SMALL, fill=0, box=(0, 0, end, 8))
         return 11
 
     def softkeys(self, labels: Sequence[str]) -> None:
@@ -98,28 +159,48 @@ class Canvas:
             if i:
                 self.draw.line((x0, SOFTKEY_TOP, x0, HEIGHT - 1), fill=1)
             if label:
-                fit = label[:7] if len(label) > 6 else label
-                size = SMALL if len(fit) <= 6 else TINY
-                self.text_center(SOFTKEY_TOP + (1 if size == SMALL else 2), fit, size, x0, x0 + 32)
+                size = SMALL if len(label) <= 6 else TINY
+                left = x0 + 1 if i else x0
+                cell = (left, SOFTKEY_TOP, x0 + 31, HEIGHT - 1)
+                x = max(left, x0 + (32 - self.text_width(label, size)) // 2)
+                y = SOFTKEY_TOP + (1 if size == SMALL else 2)
+                self.text((x, y), label, size, box=cell)
 
-    def wrap(self, xy: tuple[int, int], text: str, size: str = TEXT, width: int = WIDTH) -> int:
-        """Word-wrapped text; returns the y below the last line."""
-        cw, ch = SIZES[size]
-        per_line = max(1, width // cw)
+    def wrap(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: str = TEXT,
+        width: int = WIDTH,
+        bottom: int | None = None,
+    ) -> int:
+        """Word-wrapped text; returns the y below the last line. Each line belongs inside
+        `width` (and above `bottom`, when given)."""
         x, y = xy
-        for paragraph in text.split("\n"):
-            line = ""
-            for word in paragraph.split(" "):
-                candidate = f"{line} {word}".strip()
-                if len(candidate) > per_line and line:
-                    self.text((x, y), line, size)
-                    y += ch + 1
-                    line = word
-                else:
-                    line = candidate
-            self.text((x, y), line, size)
+        ch = SIZES[size][1]
+        for line in wrap_lines(text, size, width):
+            low = bottom if bottom is not None else self.limit[3]
+            self.text((x, y), line, size, box=(x, self.limit[1], x + width - 1, low))
             y += ch + 1
         return y
+
+
+def wrap_lines(text: str, size: str = TEXT, width: int = WIDTH) -> list[str]:
+    """The lines `wrap` draws: words moved to the next line where they do not fit,
+    paragraphs at each "\n"."""
+    per_line = max(1, width // SIZES[size][0])
+    lines = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}".strip()
+            if len(candidate) > per_line and line:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
 
 
 class ShownFrame:

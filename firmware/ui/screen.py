@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ..hal.keys import KeyEvent
 from ..store import Store
-from .canvas import Canvas
+from .canvas import BODY, PANEL, Canvas
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,9 @@ class Screen:
 def render(screen: Screen) -> Canvas:
     """Draw a screen into a fresh frame, soft-key line included."""
     canvas = Canvas()
+    canvas.limit = BODY
     screen.draw(canvas)
+    canvas.limit = PANEL
     canvas.softkeys([k.label if k else "" for k in screen.softkeys()])
     screen.overlay(canvas)
     return canvas
