@@ -26,7 +26,7 @@ from .session import Session
 from .store import Store, is_full
 from .ui.canvas import Canvas, ShownFrame
 from .ui.screen import Screen, render
-from .ui.take_back import TakeBackScreen
+from .ui.take_back import LATE_NOTE_S, TakeBackScreen, draw_too_late
 
 TICK_S = 0.05
 """How often the loop looks at the time when nothing happens."""
@@ -126,6 +126,8 @@ class Box:
         self.spinner: Any = None
         self.buzzer: Any = None
         """Plays the tables' tunes (hal.buzzer); None: a box without sound."""
+        self.late_note_until = 0.0
+        """Until then the panel says "zu spät" (a Zurück pressed after its moment)."""
 
     # --- what screens use ------------------------------------------------
     def now(self) -> float:
@@ -210,7 +212,8 @@ class Box:
     def idle(self) -> bool:
         """Waiting for input: no computer thinking, no animation running."""
         top = self.top
-        held = self.table is not None and self.table.hold_until is not None
+        table = self.table
+        held = table is not None and (table.hold_until is not None or table.too_late())
         return not self._jobs and not held and not (top is not None and top.busy)
 
     # --- the loop --------------------------------------------------------
@@ -304,10 +307,23 @@ class Box:
             if not top.on_menu():
                 self.open_menu()
             return
+        if self.too_late(event):
+            return
         before = list(self.stack)
         offered = self.table.take_back_offer if self.table is not None else None
         top.on_key(event)
         self.offer_take_back(before, offered)
+
+    def too_late(self, event: KeyEvent) -> bool:
+        """Zurück's key (a short K1) just after the Zurück moment ended: it was meant for
+        Zurück, so it does nothing but say "zu spät" (never the next player's move)."""
+        table = self.table
+        if table is None or event.long or event.key != Key.K1:
+            return False
+        if table.take_back_offer is not None or not table.too_late():
+            return False
+        self.late_note_until = self.now() + LATE_NOTE_S
+        return True
 
     def offer_take_back(self, before: list[Screen], offered: Any = None) -> None:
         """A human's move was just committed and may be taken back: show it with
@@ -374,9 +390,12 @@ class Box:
             self.guarded("a computer's answer", partial(_hand_over, future, done))
 
     def frame(self) -> Canvas:
-        """Draw the top screen."""
+        """Draw the top screen (and "zu spät" over K1 just after a late Zurück)."""
         assert self.top is not None
-        return render(self.top)
+        canvas = render(self.top)
+        if self.now() < self.late_note_until:
+            draw_too_late(canvas)
+        return canvas
 
     def refresh(self) -> None:
         """Draw and send the frame (nothing is sent when it did not change)."""
@@ -386,7 +405,10 @@ class Box:
         canvas = self.frame()
         note = f"{self.session.record_id}\t{self.session.committed}" if self.session else "-\t0"
         if self.sink.show(canvas.image, note):
-            self._shown.shown(canvas, top.summary())
+            summary = top.summary()
+            if self.now() < self.late_note_until:
+                summary = {**summary, "too_late": True}
+            self._shown.shown(canvas, summary)
 
     def step(self) -> None:
         """One pass of the loop: buttons, queued events, finished jobs, time, frame."""

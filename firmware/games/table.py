@@ -30,6 +30,9 @@ __all__ = ["Award", "HeadlessHost", "Host", "MatchEnd", "Table", "TakeBack"]
 
 SOUNDS_KEPT = 64
 """Tunes a table keeps until the box plays them."""
+LATE_S = 0.5
+"""After the Zurück moment ends, a press of Zurück's key (K1) for this long is too late:
+it does nothing (the box says "zu spät"), never the next player's move."""
 
 
 class Host(Protocol):
@@ -97,6 +100,8 @@ class Table:
         self._clock_sounded: int | None = None
         self._undoable: TakeBack | None = None
         """While a human's move is being played: what taking it back restores."""
+        self.late_until: float | None = None
+        """Until then a press of Zurück's key comes too late (the moment just ended)."""
         session.on_end = self.match_end
 
     # --- who is who ---------------------------------------------------------
@@ -387,7 +392,13 @@ class Table:
             return
         self.take_back_offer = None
         self.hold_until = None
+        self.late_until = self.host.now() + LATE_S
         self.advance()
+
+    def too_late(self) -> bool:
+        """The Zurück moment ended less than LATE_S ago: a press of its key (K1) now was
+        meant for Zurück and does nothing, whoever is to move next."""
+        return self.late_until is not None and self.host.now() < self.late_until
 
     def proceed(self) -> None:
         """Weiter: move on past what the table holds for (a Tafel read, a tower to turn).
@@ -423,6 +434,8 @@ class Table:
             self._clock_sounded = left
             self.sound("clock")
         if self.hold_until is not None and now >= self.hold_until:
+            if self.take_back_offer is not None:
+                self.late_until = self.hold_until + LATE_S
             self.hold_until = None
             self.take_back_offer = None
             self.advance()

@@ -13,12 +13,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..hal.keys import Key, KeyEvent
-from .canvas import SOFTKEY_TOP, WIDTH, Canvas
+from .canvas import HEIGHT, SOFTKEY_TOP, WIDTH, Canvas
+from .fonts import TINY
 from .screen import Screen, SoftKey
 
 BAR_ROWS = 2
 """Height in pixels of the bar that shows the time left: the soft keys' top line and
 the empty row under it."""
+TOO_LATE = "zu spät"
+LATE_NOTE_S = 1.0
+"""How long "zu spät" stays over K1 after Zurück was pressed once its moment had ended."""
+
+
+def draw_too_late(canvas: Canvas) -> None:
+    """ "zu spät" lit in K1's cell: Zurück was pressed after its moment ended (the press
+    did nothing; the table's LATE_S says how long after)."""
+    canvas.rect((0, SOFTKEY_TOP, 31, HEIGHT - 1), fill=1)
+    canvas.text_center(SOFTKEY_TOP + 2, TOO_LATE, TINY, 0, 32, fill=0)
 
 
 class TakeBackScreen(Screen):

@@ -584,6 +584,7 @@ class ResultsScreen(_InGame):
         return {
             "screen": "besenbingo.results",
             "tower": self.table.state.current_tower,
+            "selected": self.index,
             "lines": [
                 {"name": self.table.name(s), "crossed": c, "score": p} for s, c, p in self.lines()
             ],

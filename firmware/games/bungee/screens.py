@@ -400,6 +400,7 @@ class PlayScreen(GameScreen):
             "last_turns": state.last_turns(),
             "shown_to": self.shown_seat(),
             "hand": self.hand(),
+            "sixes": self.sixes,
         }
 
 
