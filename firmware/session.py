@@ -151,7 +151,7 @@ class Session:
         trial = self.state if len(actions) == 1 else self.state.clone()
         for action in actions:
             if trial.is_terminal():
-                raise IllegalActionError("the game is over")
+                raise IllegalActionError("Das Spiel ist vorbei.")
             if action not in trial.legal_actions():
                 raise IllegalActionError(trial.explain_illegal(action))
             if trial is not self.state:

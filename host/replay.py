@@ -1,94 +1,272 @@
-"""`spielleiter-host replay RECORD.json`: a recorded game as text.
+"""`spielleiter-host replay RECORD.json`: a recorded game as text, or as data.
 
-A game that declares a replay in its catalog entry prints its own text (Speedtombola:
-each round's Tafel and the Endstand); any other game prints its actions one by one,
-in the rules' own names.
+A game that declares a replay in its catalog entry prints its own text (each round's
+sheet, the Endstand); any other game prints its actions one by one, in the rules' own
+words. `--json` gives the match as data (docs/records.md, "The match as data"): every
+action with its index, seat, kind and words and what everyone could see after it, the
+result and the Bestenliste awards.
+
+Every record is first played through here, action by action, so a refused one names its
+index and the rules' reason in the players' words, whichever game it is.
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spielleiter.games import catalog
-from spielleiter.games.base import CHANCE
+from spielleiter.games.base import CHANCE, Game, State, ranks
 from spielleiter.records import Record, RecordError
 
 from .device import InvalidError, read_json
 from .output import print_json
 
+SCHEMA_VERSION = 1
+"""The version of the match data `replay --json` prints (docs/records.md)."""
 
-def replay_text(record: Record) -> str:
-    """The whole record as text (RecordError for a record that does not replay)."""
+
+class ActionRefused(InvalidError):
+    """An action of a record that its game's rules refuse: `index` (from 0) and `reason`
+    (the rules' words) are in the JSON error object too."""
+
+    def __init__(self, where: str, index: int, reason: str) -> None:
+        super().__init__(
+            f"{where}: action {index} cannot be played: {reason}",
+            {"index": index, "reason": reason},
+        )
+        self.index = index
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a record as it was played: who, what, and the state after it."""
+
+    index: int
+    player: int
+    """The seat that moved, or CHANCE."""
+    action: int
+    words: str
+    hidden: bool
+    """A chance outcome no seat saw when it came (it stayed hidden after it)."""
+    view: dict[str, Any]
+    """What everyone at the table could see after it (State.public_view)."""
+
+
+def seat_names(record: Record, game: Game) -> list[str]:
+    """The name of each of the rules' seats: the record's seats, or "Spieler N" where the
+    whole table plays as one seat ("Tisch") and the rules still count players."""
+    entry = catalog.entry(record.game)
+    if entry.needs_seats and len(record.seats) == game.num_players:
+        return [s.name for s in record.seats]
+    return [f"Spieler {n + 1}" for n in range(game.num_players)]
+
+
+def played(record: Record, where: str, views: bool = False) -> tuple[State, list[Step]]:
+    """The state after every action of the record and each action as played (with the
+    public view after it where `views`); ActionRefused at the first one the rules refuse,
+    naming its index and why."""
     try:
-        entry = catalog.entry(record.game)
-    except catalog.UnknownGame as exc:
-        raise RecordError(str(exc)) from None
-    text: str = entry.load(entry.replay)(record) if entry.replay else action_lines(record)
+        game = record.make_game()
+    except ValueError as exc:  # unknown parameters, too many seats ...
+        raise InvalidError(f"{where}: {exc}") from None
+    state = game.new_initial_state()
+    steps = []
+    for index, action in enumerate(record.actions):
+        player = state.current_player()
+        try:
+            words = state.describe(action) if action in state.legal_actions() else ""
+            state.apply_action(action)
+        except ValueError as exc:
+            raise ActionRefused(where, index, str(exc)) from None
+        hidden = player == CHANCE and index in state.secret_actions()
+        view = state.public_view() if views else {}
+        steps.append(Step(index, player, action, words, hidden, view))
+    return state, steps
+
+
+def replay_text(record: Record, where: str = "record") -> str:
+    """The whole record as text (InvalidError for a record that does not replay)."""
+    entry = _entry(record, where)
+    state, steps = played(record, where)
+    if entry.replay:
+        text: str = entry.load(entry.replay)(record)
+    else:
+        text = action_lines(record, state, steps)
     taken = taken_back_lines(record)
     return "\n".join([text, *taken]) if taken else text
 
 
-def taken_back_lines(record: Record) -> list[str]:
+def _entry(record: Record, where: str) -> catalog.GameEntry:
+    try:
+        return catalog.entry(record.game)
+    except catalog.UnknownGame as exc:
+        raise InvalidError(f"{where}: {exc}") from None
+
+
+def taken_back(record: Record) -> list[dict[str, Any]]:
     """The moves players took back with "Zurück" (kept in the meta; the actions are only
-    what stood): "Zurückgenommen: 13. Anna: Nehmen"."""
-    taken = record.meta.get("taken_back") or []
-    if not taken:
-        return []
+    what stood), each with its index, seat and words."""
     game = record.make_game()
-    names = [s.name for s in record.seats]
-    lines = []
-    for index, action in taken:
+    names = seat_names(record, game)
+    result = []
+    for index, action in record.meta.get("taken_back") or []:
+        item: dict[str, Any] = {"index": index, "seat": None, "name": None, "action": action}
         state = game.new_initial_state()
         try:
             for earlier in record.actions[:index]:
                 state.apply_action(earlier)
             player = state.current_player()
-            who = "Zufall" if player == CHANCE else names[player] if player < len(names) else "?"
-            lines.append(f"{who}: {game.action_to_string(player, action)}")
+            if 0 <= player < len(names):
+                item.update(seat=player, name=names[player])
+            item["move"] = state.describe(action)
         except (ValueError, IndexError, TypeError):
-            lines.append(f"Aktion {action}")
-        lines[-1] = f"Zurückgenommen: {index + 1}. {lines[-1]}"
-    return lines
+            item["move"] = f"Aktion {action}"
+        result.append(item)
+    return result
 
 
-def action_lines(record: Record) -> str:
+def taken_back_lines(record: Record) -> list[str]:
+    """ "Zurückgenommen: 13. Anna: Nehmen" for every move taken back."""
+    return [
+        f"Zurückgenommen: {t['index'] + 1}. {t['name'] or 'Zufall'}: {t['move']}"
+        for t in taken_back(record)
+    ]
+
+
+def action_lines(record: Record, state: State, steps: list[Step]) -> str:
     """Every action of the record with who made it, in the rules' words."""
-    game = record.make_game()
-    state = game.new_initial_state()
-    names = [s.name for s in record.seats]
-    lines = [f"{game.info.title}: {', '.join(names)}"]
-    for number, action in enumerate(record.actions, start=1):
-        player = state.current_player()
-        who = "Zufall" if player == CHANCE else names[player] if player < len(names) else "?"
-        try:
-            lines.append(f"{number:>4}. {who}: {game.action_to_string(player, action)}")
-            state.apply_action(action)
-        except ValueError as exc:
-            raise RecordError(f"record of {record.game}, action {number}: {exc}") from exc
+    names = seat_names(record, state.game)
+    lines = [f"{state.game.info.title}: {', '.join(s.name for s in record.seats)}"]
+    for step in steps:
+        who = "Zufall" if step.player == CHANCE else names[step.player]
+        lines.append(f"{step.index + 1:>4}. {who}: {step.words}")
     if state.is_terminal():
         results = zip(names, state.returns(), strict=False)
         lines.append("Ende: " + ", ".join(f"{name} {value:g}" for name, value in results))
     return "\n".join(lines)
 
 
-def _command(args: argparse.Namespace) -> int:
-    path = Path(args.record)
+def match_data(record: Record, where: str = "record") -> dict[str, Any]:
+    """The match as data (docs/records.md, "The match as data")."""
+    entry = _entry(record, where)
+    state, steps = played(record, where, views=True)
+    game = state.game
+    names = seat_names(record, game)
+    over = state.is_terminal()
+    result = None
+    if over:
+        returns = state.returns()
+        places = state.places() if hasattr(state, "places") else ranks(returns)
+        result = {"returns": returns, "places": list(places)}
+    return {
+        "schema": SCHEMA_VERSION,
+        "game": record.game,
+        "title": entry.title,
+        "params": dict(game.params),
+        "seats": [
+            {"seat": i, "name": s.name, "kind": s.kind, **({"level": s.level} if s.level else {})}
+            for i, s in enumerate(record.seats)
+        ],
+        "players": names,
+        "actions": [
+            {
+                "index": step.index,
+                "kind": "chance" if step.player == CHANCE else "move",
+                "seat": None if step.player == CHANCE else step.player,
+                "name": None if step.player == CHANCE else names[step.player],
+                "action": step.action,
+                "move": step.words,
+                "hidden": step.hidden,
+                "entered": step.index in (record.meta.get("entered") or []),
+                "view": step.view,
+            }
+            for step in steps
+        ],
+        "over": over,
+        "result": result,
+        "awards": awards(record, entry, state),
+        "taken_back": taken_back(record),
+        "text": replay_text(record, where),
+    }
+
+
+def awards(record: Record, entry: catalog.GameEntry, state: State) -> list[dict[str, Any]]:
+    """The Bestenliste lines the match gave: each human who left while others stayed (the
+    game's penalty), then, when it was played to the end, what its table awards."""
+    lines = [
+        {"name": str(left.get("name")), "points": entry.leave_penalty, "matches": 1,
+         "wins": 0, "left": True}
+        for left in record.meta.get("left") or []
+        if entry.leave_penalty
+    ]  # fmt: skip
+    if state.is_terminal():
+        table = entry.table_class().replayed(record)
+        lines += [
+            {"name": a.name, "points": a.points, "matches": a.matches, "wins": a.wins,
+             "left": False}
+            for a in table.awards(table.state)
+        ]  # fmt: skip
+    return lines
+
+
+def read_record(path: Path) -> Record:
+    """A record file; InvalidError that says what the file is where it is no record (a
+    board, a match still running on the box)."""
+    data = read_json(path)
+    if isinstance(data, dict) and "format" not in data and "actions" not in data:
+        board = board_of(data)
+        if board:
+            raise InvalidError(
+                f"{path} is a board of {board}, not a record (a record is what `records get`"
+                " saves; a board goes to the box with `boards put`)"
+            )
+        raise InvalidError(f"{path} is not a record: it has no \"format\" and no \"actions\"")
+    if isinstance(data, dict) and None in (data.get("actions") or []):
+        raise InvalidError(
+            f"{path} is a match still running on the box: what no seat may know yet is"
+            " withheld from it; replay it once the match has ended"
+        )
     try:
-        record = Record.from_json(read_json(path))
-        text = replay_text(record)
+        return Record.from_json(data)
     except RecordError as exc:
         raise InvalidError(f"{path} is not a record this tool can replay: {exc}") from None
+
+
+def board_of(data: Any) -> str:
+    """The game whose board `data` is ("" for none)."""
+    for entry in catalog.entries():
+        functions = entry.board_functions()
+        if functions is None:
+            continue
+        try:
+            functions[0](data)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        return entry.id
+    return ""
+
+
+def _command(args: argparse.Namespace) -> int:
+    path = Path(args.record)
+    record = read_record(path)
     if args.json:
-        print_json({"game": record.game, "seats": [s.name for s in record.seats], "text": text})
+        print_json(match_data(record, str(path)))
     else:
-        print(text)
+        print(replay_text(record, str(path)))
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `replay RECORD.json`."""
-    p = subparsers.add_parser("replay", help="print a recorded game as text")
+    p = subparsers.add_parser("replay", help="print a recorded game as text, or as data")
     p.add_argument("record", help="a record file (JSON, as `records get` saves it)")
-    p.add_argument("--json", action="store_true", help="the text inside a JSON object")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the match as data: every action, what all could see after it, the result",
+    )
     p.set_defaults(func=_command)

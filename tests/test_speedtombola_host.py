@@ -137,7 +137,7 @@ def test_replay_of_a_game_without_its_own_text_lists_the_actions(tmp_path, capsy
         (b"\x89PNG\r\n\x1a\n", "not UTF-8 text", 2),
         (b"# Hallo", "is not JSON", 2),
         (b'{"format": 1, "game": "speedtombola", "params": {}, "seats": [], "actions": [99]}',
-         "not a record this tool can replay", 7),
+         "action 0 cannot be played", 7),
     ],
 )  # fmt: skip
 def test_replay_answers_a_bad_file_in_one_line(tmp_path, capsys, content, message, code):

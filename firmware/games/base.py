@@ -33,7 +33,12 @@ SIMULTANEOUS = -2
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state; the message says why."""
+    """An action that the rules do not allow in this state; the message says why, in the
+    players' words (German)."""
+
+
+GAME_OVER = "Das Spiel ist vorbei."
+"""Why no action is legal once the game is over."""
 
 
 class ParameterError(ValueError):
@@ -136,7 +141,7 @@ class State(ABC):
     def apply_action(self, action: int) -> None:
         """Play an action; raises IllegalActionError (state unchanged) when it is not legal."""
         if self.is_terminal():
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError(GAME_OVER)
         action = int(action)
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
@@ -144,8 +149,15 @@ class State(ABC):
         self._history.append(action)
 
     def explain_illegal(self, action: int) -> str:
-        """Why an action is not legal here, in words a player understands."""
-        return f"action {action} is not legal now"
+        """Why an action is not legal here, in words a player understands (German, and
+        never an action's number: a player does not know the codes)."""
+        return "Dieser Zug ist jetzt nicht erlaubt."
+
+    def describe(self, action: int) -> str:
+        """An action of the player to move now, in the players' words: the game's
+        action_to_string. A game whose chance outcomes read only in their position (the
+        code of a roll of so many dice) says more here."""
+        return self.game.action_to_string(self.current_player(), action)
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -163,6 +175,21 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may know, as plain data: never the hidden chance results."""
+
+    private_view: tuple[str, ...] = ()
+    """Keys of view(seat) that only that seat may see (its hand), never in public_view()."""
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone at the table may see: what every seat's view shares (so nothing
+        one seat knows alone, nor what is said of the seat itself), without the keys the
+        game declares private."""
+        views = [self.view(seat) for seat in range(self.game.num_players)]
+        return {
+            key: value
+            for key, value in views[0].items()
+            if key not in self.private_view
+            and all(key in other and other[key] == value for other in views[1:])
+        }
 
     def secret_actions(self) -> list[int]:
         """Positions in history() of chance outcomes that no seat may know yet (the game's

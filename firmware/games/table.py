@@ -18,10 +18,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State
 from spielleiter.games.catalog import GameEntry, entry
+from spielleiter.records import Record
 from spielleiter.session import Award, MatchEnd, Session
 from spielleiter.store import Store
 
@@ -488,6 +489,12 @@ class Table:
         self.closed = True
         self.thinking = None
         self.take_back_offer = None
+
+    @classmethod
+    def replayed(cls, record: Record) -> Table:
+        """The table of a record read off the box (the laptop's replay), to ask what its
+        match awards: it has no box and no store, so it plays, draws and stores nothing."""
+        return cls(cast(Host, None), Session(cast(Store, None), -1, record))
 
 
 class HeadlessHost:

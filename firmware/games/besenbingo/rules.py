@@ -380,7 +380,7 @@ class BesenbingoState(State):
 _REASONS: dict[str, dict[str, str]] = {
     "de": {
         "over": "Das Spiel ist vorbei.",
-        "no_tower": "Turm {} gibt es nicht.",
+        "no_tower": "Türme gibt es nur von 1 bis 8.",
         "tower_gone": "Turm {} ist nicht mehr im Stapel.",
         "generic": "Dieser Zug ist jetzt nicht erlaubt.",
         "legal": "Dieser Zug ist erlaubt.",
@@ -395,7 +395,7 @@ _REASONS: dict[str, dict[str, str]] = {
     },
     "en": {
         "over": "The game is over.",
-        "no_tower": "There is no tower {}.",
+        "no_tower": "Towers are numbered 1 to 8 only.",
         "tower_gone": "Tower {} is no longer in the deck.",
         "generic": "This move is not allowed now.",
         "legal": "This move is allowed.",

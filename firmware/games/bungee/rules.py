@@ -280,6 +280,7 @@ class BungeeState(State):
     """A position: the round, hands, pile, discards, lucky card, whose turn, the calls."""
 
     game: BungeeGame
+    private_view = ("hand",)
 
     def __init__(self, game: BungeeGame) -> None:
         super().__init__(game)
@@ -477,7 +478,9 @@ class BungeeState(State):
         if player == CHANCE:
             if self.phase == Phase.LUCKY and action == BUNGEE and self.pile[BUNGEE]:
                 return "Eine Bungee-Karte wird nicht Glückskarte: neu mischen"
-            return f"Karte {action} liegt nicht im Nachziehstapel"
+            if action not in FACES:
+                return "Diese Karte gibt es nicht (1 bis 10 und Bungee)"
+            return f"Keine {face_name(action)} mehr im Nachziehstapel"
         if self.phase == Phase.LUCKY:
             return "Erst die Glückszahl eingeben (1 bis 10)"
         if self.phase == Phase.ENTER:

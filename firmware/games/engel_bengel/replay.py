@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spielleiter.games.engel_bengel.rules import DurchgangResult, EngelBengelState
+from spielleiter.games.engel_bengel.rules import DurchgangResult, EngelBengelState, Payment
 from spielleiter.records import Record
 
 
@@ -16,12 +16,24 @@ def durchgang_lines(result: DurchgangResult, names: Sequence[str]) -> list[str]:
     """One finished Durchgang: the face, the rows completed, the chips after it."""
     lines = [f"Durchgang {result.number}: {result.face}"]
     for p in result.payments:
-        what = "bekommt" if p.moved >= 0 else "zahlt"
-        lines.append(f"  Reihe {p.row + 1}: {names[p.seat]} {what} {abs(p.moved)}")
+        lines.append(f"  Reihe {p.row + 1}: {names[p.seat]} {payment_words(p, names[p.seat])}")
     chips = ", ".join(f"{n} {c}" for n, c in zip(names, result.chips, strict=True))
     lines.append(f"  Chips: {chips}")
     lines.append(f"  letzter Würfel: {names[result.last]}, es beginnt {names[result.next_start]}")
     return lines
+
+
+def payment_words(payment: Payment, name: str) -> str:
+    """What a completed row moved, as the players say it: a white row pays ("bekommt 5"),
+    a black row costs ("zahlt 8"), at most what the player has ("zahlt 0 statt 8: Anna hat
+    keine Chips mehr")."""
+    if payment.value >= 0:
+        return f"bekommt {payment.moved}"
+    paid, owed = -payment.moved, -payment.value
+    if paid == owed:
+        return f"zahlt {paid}"
+    more = "keine Chips mehr" if paid == 0 else "nicht mehr Chips"
+    return f"zahlt {paid} statt {owed}: {name} hat {more}"
 
 
 def position_lines(state: EngelBengelState, names: Sequence[str]) -> list[str]:

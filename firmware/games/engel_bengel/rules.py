@@ -336,7 +336,13 @@ class EngelBengelState(State):
         if player == TERMINAL:
             return "Das Spiel ist vorbei"
         if player == CHANCE:
-            return f"{action} ist kein möglicher Wurf" if not self.laying_out else "keine Tafel"
+            if self.laying_out:
+                if not 0 <= action < len(self.game.faces):
+                    return f"Es gibt {len(self.game.faces)} Tafeln"
+                return f"Die Tafel {self.game.faces[action].name} liegt schon im Stapel"
+            if self.turn < 0:
+                return f"Es spielen {self.players}: Platz {self.players} ist der letzte"
+            return f"Das ist kein Wurf mit {self.cup} Würfeln"
         if action == Move.STOPP:
             return f"Erst einen passenden Würfel legen: {self._hint()}"
         if action == Move.NOCHMAL:
@@ -344,7 +350,7 @@ class EngelBengelState(State):
                 return f"Erst einen passenden Würfel legen: {self._hint()}"
             return "Keine Würfel mehr im Becher"
         if not PLACE <= action < PLACE + 36:
-            return f"Zug {action} gibt es nicht"
+            return "Diesen Zug gibt es nicht: Würfel legen, Stopp oder Nochmal"
         r, v = decode_place(action)
         if v not in self.roll:
             rolled = ", ".join(map(str, self.roll))
@@ -356,6 +362,17 @@ class EngelBengelState(State):
         if not any(fits(w, self.board[i], v) for i, w in enumerate(self.face.rows)):
             return f"Die {v} passt in keine Reihe: Reihe {r + 1} will {need}"
         return f"Die {v} passt nicht in Reihe {r + 1}: Reihe {r + 1} will {need}"
+
+    def describe(self, action: int) -> str:
+        """An action in the players' words; a chance outcome as what it means now: the
+        face laid on the stack, the start player, the roll's pips."""
+        if self.current_player() != CHANCE:
+            return self.game.action_to_string(self.current_player(), action)
+        if self.laying_out:
+            return f"Tafel {self.game.faces[action].name} in den Stapel"
+        if self.turn < 0:
+            return f"Platz {action + 1} beginnt"
+        return "Wurf " + " ".join(map(str, roll_dice(action, self.cup)))
 
     def _hint(self) -> str:
         options = placements(self.face, self.board, self.roll)

@@ -198,6 +198,18 @@ class MaskenballGame(Game):
         return action_name(action)
 
 
+WAITING = {
+    PENDING_GROUPING: "erst werden die Magnete verteilt",
+    PENDING_SPIN: "jetzt wird gedreht",
+    PENDING_CHOOSE: "jetzt fliegt ein Käfer los",
+    PENDING_VISIT: "jetzt besucht der Käfer einen anderen",
+    PENDING_VISIT_OR_HOME: "jetzt besucht der Käfer einen anderen oder fliegt heim",
+    PENDING_REPORT: "jetzt wird gesagt, ob sie getauscht haben",
+    PENDING_OVER: "das Spiel ist vorbei",
+}
+"""What the game waits for, in the players' words (pending() -> words)."""
+
+
 def action_name(action: int) -> str:
     """A short German name for an action (for logs and the screen)."""
     if SPIN <= action < SPIN + SECTORS:
@@ -303,7 +315,8 @@ class MaskenballState(State):
             return "Der Käfer muss erst einen anderen besuchen"
         if p == PENDING_CHOOSE and FLY <= action < FLY + BEETLES:
             return f"{COLOURS[action - FLY]} ist schon auf dem Ball"
-        return f"{action_name(action)} ist jetzt nicht möglich (erwartet: {p})"
+        what = action_name(action) if action_name(action) != str(action) else "Dieser Zug"
+        return f"{what} ist jetzt nicht möglich: {WAITING[p]}"
 
     def _apply(self, action: int) -> None:
         p = self._pending

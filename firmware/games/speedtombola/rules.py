@@ -280,10 +280,12 @@ class SpeedtombolaState(State):
     def explain_illegal(self, action: int) -> str:
         player = self.current_player()
         if player == CHANCE:
-            return f"Los {action} ist nicht in der Lostrommel"
+            if action not in ALL_LOTS:
+                return f"Lose gibt es nur von {ALL_LOTS[0]} bis {ALL_LOTS[-1]}."
+            return f"Los {action} ist nicht in der Lostrommel."
         if action == Move.NEIN_DANKE and self.groschen[player] == 0:
             return "Wer keinen Groschen mehr hat, muss nehmen."
-        return f"action {action} is not a move (0 = Nein danke, 1 = Nehmen)"
+        return "Hier geht nur Nehmen oder Nein danke."
 
     def _apply(self, action: int) -> None:
         if self.lot is None:
