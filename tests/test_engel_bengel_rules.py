@@ -6,12 +6,20 @@ import random
 from typing import Any
 
 import pytest
-from spielleiter.games.base import CHANCE, TERMINAL, IllegalActionError, ParameterError
+from spielleiter.games.base import (
+    CHANCE,
+    TERMINAL,
+    IllegalActionError,
+    ParameterError,
+    sample_chance,
+)
+from spielleiter.games.engel_bengel import bots
 from spielleiter.games.engel_bengel.faces import (
     FaceError,
     default_faces,
     validate_face,
 )
+from spielleiter.games.engel_bengel.info import LIMIT, RECORD_LIMIT, TARGET, TARGET_BOUNDS
 from spielleiter.games.engel_bengel.rules import (
     EngelBengelGame,
     EngelBengelState,
@@ -439,6 +447,88 @@ def test_a_fixed_number_of_durchgaenge_is_an_alternative_end() -> None:
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     assert state.durchgang == 3
+
+
+def normal_game(state: EngelBengelState, seed: int) -> EngelBengelState:
+    """Play the state to its end: the chance from `seed`, every seat Normal."""
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(bots.normal_move(state.view(state.current_player())))
+    return state
+
+
+def test_a_high_target_is_not_cut_after_40_durchgaenge() -> None:
+    """No hidden stop: with a cap above 40, a game goes on until someone has the target."""
+    state = EngelBengelGame({"players": 2, "target": 400, "limit": 100}).new_initial_state()
+    normal_game(state, seed=3)
+    assert state.durchgang > 40
+    assert max(state.chips) >= 400 and not state.capped()
+    assert max(state.results[-2].chips) < 400  # the Durchgang before had nobody there
+
+
+def test_the_cap_ends_the_game_where_set_and_the_richest_win() -> None:
+    state = EngelBengelGame({"players": 3, "target": 10_000, "limit": 7}).new_initial_state()
+    normal_game(state, seed=1)
+    assert state.is_terminal() and state.durchgang == 7 and state.capped()
+    best = max(state.chips)
+    assert state.returns() == [1.0 if c == best else 0.0 for c in state.chips]
+    assert state.places()[state.chips.index(best)] == 1
+
+
+def test_at_the_cap_tied_richest_players_share_the_win() -> None:
+    state = game(3, target=10_000, limit=1).new_initial_state()
+    fill_board(state)
+    state.chips = [84, 86, 66]  # seat 0's last die (+2) draws level with seat 1
+    roll(state, 3, 3, 3, 3, 3)
+    place(state, 6, 3)
+    assert state.is_terminal() and state.capped() and state.chips == [86, 86, 66]
+    assert state.returns() == [0.5, 0.5, 0.0] and state.places() == [1, 1, 3]
+
+
+def test_reaching_the_target_in_the_last_durchgang_of_the_cap_is_no_cap() -> None:
+    state = game(3, target=87, limit=1).new_initial_state()
+    fill_board(state)
+    roll(state, 3, 3, 3, 3, 3)
+    place(state, 6, 3)
+    assert state.is_terminal() and state.chips[0] == 87 and not state.capped()
+
+
+def test_the_cap_does_not_shorten_a_fixed_number_of_durchgaenge() -> None:
+    g = EngelBengelGame({"players": 4, "end": "durchgaenge", "durchgaenge": 12, "limit": 5})
+    state = normal_game(g.new_initial_state(), seed=2)
+    assert g.last_durchgang == 12 and state.durchgang == 12 and not state.capped()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_eight_normal_players_reach_the_highest_target_within_the_default_cap(seed: int) -> None:
+    """The target's bound is one a game reaches (benchmarks/engel_bengel_target.py: every
+    one of 400 such games did, the 95th percentile at 30 Durchgänge)."""
+    g = EngelBengelGame({"players": 8, "target": TARGET_BOUNDS[1], "limit": LIMIT})
+    state = normal_game(g.new_initial_state(), seed=seed)
+    assert not state.capped() and max(state.chips) >= TARGET_BOUNDS[1]
+
+
+def test_without_a_limit_a_game_stops_after_40_as_records_before_the_cap_did() -> None:
+    """A record's parameters name no limit when it was played before the cap was a
+    setting: it was played with the fixed stop of 40 Durchgänge, and replays so."""
+    g = EngelBengelGame({"players": 3, "target": 10_000})
+    assert g.params["limit"] == RECORD_LIMIT == 40 and g.last_durchgang == 40
+    state = normal_game(g.new_initial_state(), seed=4)
+    assert state.durchgang == 40 and state.capped()
+
+
+def test_the_view_names_the_end_and_the_cap() -> None:
+    view = EngelBengelGame({"players": 3, "limit": 55}).new_initial_state().view(0)
+    assert (view["end"], view["target"], view["limit"]) == ("ziel", TARGET, 55)
+
+
+@pytest.mark.parametrize("limit", [0, 201, 2.5, True])
+def test_a_cap_the_engine_cannot_play_is_refused(limit: Any) -> None:
+    with pytest.raises(ParameterError, match="limit"):
+        EngelBengelGame({"players": 3, "limit": limit})
 
 
 # --- the boards -------------------------------------------------------------------------

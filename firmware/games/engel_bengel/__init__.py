@@ -2,7 +2,17 @@
 
 from spielleiter.games.catalog import GameEntry, HouseRule, Option, Sheets
 
-from .info import DURCHGAENGE, END_CHOICES, INFO, LIMIT, START_CHOICES, TARGET
+from .info import (
+    DURCHGAENGE,
+    DURCHGAENGE_BOUNDS,
+    END_CHOICES,
+    INFO,
+    LIMIT,
+    LIMIT_BOUNDS,
+    START_CHOICES,
+    TARGET,
+    TARGET_BOUNDS,
+)
 
 LEVELS = ("leicht", "normal", "stark")
 DICE_SOURCES = ("box", "echt")
@@ -35,13 +45,19 @@ ENTRY = GameEntry(
         Option("wuerfel", "box", "who rolls: the box's cup, or real dice entered", DICE_SOURCES),
         Option("end", "ziel", "game end: a chip target, or a fixed number", END_CHOICES),
         Option(
-            "target", TARGET, "chips that end the game after their Durchgang", bounds=(81, 1000)
+            "target", TARGET, "chips that end the game after their Durchgang", bounds=TARGET_BOUNDS
+        ),
+        Option(
+            "limit",
+            LIMIT,
+            "the cap: a game that ends by the target ends after this many Durchgänge at most",
+            bounds=LIMIT_BOUNDS,
         ),
         Option(
             "durchgaenge",
             DURCHGAENGE,
             "Durchgänge of a game that ends by number",
-            bounds=(1, LIMIT),
+            bounds=DURCHGAENGE_BOUNDS,
         ),
         Option("shuffle", True, "the stack of faces is shuffled once at the start"),
         Option("start", "zufall", "first start player: drawn, or the first seat", START_CHOICES),
@@ -53,7 +69,8 @@ ENTRY = GameEntry(
         "Dann aufhören oder mit den übrigen weiterwürfeln. Passt keiner, ist der Zug vorbei.",
         "Wer eine Reihe füllt: weiß zahlt ihren Wert, schwarz kostet ihn. Das letzte "
         "Feld beendet den Durchgang.",
-        "Am Ende gewinnen die meisten Chips. 4 lang: Pause, Hilfe, Verlassen.",
+        "Am Ende gewinnen die meisten Chips. Wann es endet, zeigt Info. 4 lang: Pause, "
+        "Info, Hilfe, Verlassen.",
     ),
     secret="the order of the stack of faces below the faces that came up so far",
     bestenliste=(

@@ -1,7 +1,9 @@
 """Whole Engel & Bengel games between computers, for the host's tournaments (offline).
 
 A deal fixes the chance stream (the stack, the start player, every roll in order), so
-every seat rotation of a deal draws from the same luck.
+every seat rotation of a deal draws from the same luck. A game of the box's defaults: the
+tournament's house rules, the default target and the default cap (as a new game on the
+box gets them from its settings).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel.info import LIMIT
 from spielleiter.games.engel_bengel.rules import EngelBengelGame
 
 
@@ -21,7 +24,7 @@ def play(
     """One game, `levels[s]` playing seat s on the deal's chance: (places, final chips)."""
     known = EngelBengelGame.default_params()
     rules = {k: v for k, v in params.items() if k in known}  # "wuerfel" is the table's
-    game = EngelBengelGame({**rules, "players": len(levels)})
+    game = EngelBengelGame({"limit": LIMIT, **rules, "players": len(levels)})
     chance = random.Random(f"engel-bengel-deal-{deal[0]}-{deal[1]}")
     state = game.new_initial_state()
     decision = 0

@@ -1,7 +1,8 @@
 """A recorded Engel & Bengel game as text, for `spielleiter-host replay`.
 
 Each finished Durchgang prints its face, who completed which row for how many chips, and
-the chips after it; an unfinished record ends with the position so far.
+the chips after it; then the end (and whether the cap ended it before anyone had the
+target), or for an unfinished record the position so far.
 """
 
 from __future__ import annotations
@@ -59,7 +60,16 @@ def replay_text(record: Record) -> str:
     for result in state.results:
         lines += durchgang_lines(result, names)
     if state.is_terminal():
-        lines.append("Spielende")
+        n = state.durchgang
+        played = f"{n} Durchgang" if n == 1 else f"{n} Durchgängen"
+        if state.capped():
+            target = state.game.params["target"]
+            lines.append(
+                f"Spielende nach {played} (höchstens {state.game.last_durchgang}): "
+                f"niemand hat {target} Chips"
+            )
+        else:
+            lines.append(f"Spielende nach {played}")
         order = sorted(range(state.players), key=lambda s: (state.places()[s], names[s]))
         for s in order:
             lines.append(f"  {state.places()[s]}. {names[s]}  {state.chips[s]} Chips")

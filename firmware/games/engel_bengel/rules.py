@@ -7,8 +7,9 @@ all of this turn's unplaced dice. A roll with nothing that fits ends the turn. W
 the last (or only) box of a row is paid its value (white, Engel) or pays it (black, Bengel,
 never below 0). The last free box ends the turn and the Durchgang: the dice are shared out
 again, the next face comes up, the left neighbour of the last placer starts. The game ends
-after a Durchgang in which someone reached the target (or after a fixed number of
-Durchgänge); the richest player wins, ties share.
+after a Durchgang in which someone reached the target, or when the cap (`limit`) of
+Durchgänge is played out first; or, the other end rule, after a fixed number of
+Durchgänge. The richest player wins, ties share.
 
 Actions::
 
@@ -57,7 +58,8 @@ from spielleiter.games.engel_bengel.info import (
     DURCHGAENGE,
     END_CHOICES,
     INFO,
-    LIMIT,
+    LONGEST,
+    RECORD_LIMIT,
     START_CHOICES,
     TARGET,
 )
@@ -195,7 +197,7 @@ class EngelBengelGame(Game):
             "end": "ziel",
             "target": TARGET,
             "durchgaenge": DURCHGAENGE,
-            "limit": LIMIT,
+            "limit": RECORD_LIMIT,
         }
 
     def validate_params(self) -> None:
@@ -203,8 +205,8 @@ class EngelBengelGame(Game):
         for key, low, high in (
             ("chips", 0, 1000),
             ("target", 1, 10_000),
-            ("durchgaenge", 1, LIMIT),
-            ("limit", 1, 200),
+            ("durchgaenge", 1, LONGEST),
+            ("limit", 1, LONGEST),
         ):
             if not isinstance(p[key], int) or isinstance(p[key], bool) or not low <= p[key] <= high:
                 raise ParameterError(f"engel-bengel: {key} must be from {low} to {high}")
@@ -231,6 +233,13 @@ class EngelBengelGame(Game):
             except (KeyError, FaceError) as exc:
                 raise ParameterError(f"engel-bengel: faces[{i}]: {exc}") from exc
         return tuple(result)
+
+    @property
+    def last_durchgang(self) -> int:
+        """The Durchgang after which the game ends at the latest: the cap when it ends by
+        the target, else the fixed number."""
+        p = self.params
+        return int(p["limit"] if p["end"] == "ziel" else p["durchgaenge"])
 
     @property
     def share(self) -> int:
@@ -474,18 +483,22 @@ class EngelBengelState(State):
         self.durchgang += 1
         self.roll = []
         self.cup = 0
-        p = self.game.params
-        if p["end"] == "ziel":
-            done = max(self.chips) >= p["target"]
-        else:
-            done = self.durchgang >= p["durchgaenge"]
-        if done or self.durchgang >= p["limit"]:
+        reached = self.game.params["end"] == "ziel" and self.target_reached()
+        if reached or self.durchgang >= self.game.last_durchgang:
             self.over = True
             self.turn = -1
             return
         self._start_durchgang(nxt)
 
     # --- results -----------------------------------------------------------------
+    def target_reached(self) -> bool:
+        """Someone has at least the target."""
+        return max(self.chips) >= self.game.params["target"]
+
+    def capped(self) -> bool:
+        """The game ended by the cap: it ends by the target, and nobody has it."""
+        return self.over and self.game.params["end"] == "ziel" and not self.target_reached()
+
     def winners(self) -> list[int]:
         """The richest seats (all of them share the win)."""
         best = max(self.chips)
@@ -524,6 +537,7 @@ class EngelBengelState(State):
             "end": self.game.params["end"],
             "target": self.game.params["target"],
             "durchgaenge": self.game.params["durchgaenge"],
+            "limit": self.game.params["limit"],
             "over": self.over,
         }
 
