@@ -13,6 +13,7 @@ from helpers import assert_golden, run_box
 from spielleiter.app import Box, VirtualClock, Wait
 from spielleiter.games.base import Seat
 from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel.info import LIMIT, TARGET
 from spielleiter.games.engel_bengel.rules import Move, decode_place
 from spielleiter.games.engel_bengel.screens import BoardScreen, setup
 from spielleiter.hal.display import FrameSink
@@ -25,16 +26,35 @@ K1, K2, K3, K4 = (KeyEvent(k) for k in Key)
 TWO = [Seat("Anna"), Seat("Ben")]
 
 
+def summary_box(
+    tmp_path: Path,
+    seats: list[Seat],
+    wuerfel: str = "echt",
+    seed: int = 3,
+    settings: dict[str, Any] | None = None,
+    **params: Any,
+) -> Box:
+    """A box showing the summary of a new game (after the setup's seats and house rules) on
+    the shipped faces in stack order, the first seat first."""
+    store = Store.open(tmp_path / "data")
+    store.set_settings(
+        {"engel-bengel.shuffle": False, "engel-bengel.start": "erster", **(settings or {})}
+    )
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(seed))
+    box.push(main_menu(box))
+    params = {"players": len(seats), "wuerfel": wuerfel, "end": "ziel", **params}
+    setup(box, params, seats, None)
+    box.settle()
+    assert box.top.summary()["screen"] == "engel-bengel.setup"
+    return box
+
+
 def game_box(
     tmp_path: Path, seats: list[Seat], wuerfel: str = "echt", seed: int = 3, **params: Any
 ) -> Box:
     """A box showing a new game on the shipped faces in stack order, the first seat first."""
-    store = Store.open(tmp_path / "data")
-    store.set_settings({"engel-bengel.shuffle": False, "engel-bengel.start": "erster"})
-    box = Box(store, FrameSink([]), VirtualClock(), random.Random(seed))
-    box.push(main_menu(box))
-    setup(box, {"players": len(seats), "wuerfel": wuerfel, "end": "ziel", **params}, seats, None)
-    box.settle()
+    box = summary_box(tmp_path, seats, wuerfel, seed, **params)
+    press(box, K3)  # Start on the summary of the match
     box.run_script([Wait(2.0)])  # the first turn's "Anna ist dran" has passed
     return box
 
@@ -326,6 +346,7 @@ K3      # Computer Normal
 K2
 K2
 K3      # Start (Würfel: Box, Ende: Ziel)
+K3      # Start on the summary (Ziel 125 Chips, höchstens 40 Durchgänge)
 K3      # Legen: the suggested die
 K3      # the next suggestion (a die, or Nochmal)
 K4      # Stopp
@@ -353,3 +374,85 @@ def test_uploaded_faces_join_the_stack(tmp_path: Path) -> None:
     box = game_box(tmp_path, TWO)
     faces = board(box).table.state.game.faces
     assert len(faces) == 17 and "Eigene Tafel" in [f.name for f in faces]
+
+
+# --- how the game ends: the summary at the setup, Info during the match -----------------
+
+
+def test_golden_setup_the_summary_names_the_target_and_the_cap_before_the_start(
+    tmp_path: Path,
+) -> None:
+    box = summary_box(tmp_path, TWO, wuerfel="box")
+    assert box.top.summary()["lines"] == [
+        f"Ziel: {TARGET} Chips",
+        f"höchstens {LIMIT} Durchgänge",
+        "2 Spieler, Würfel: Box",
+        "Tafeln in Reihenfolge",
+        "Beginn: Anna",
+    ]
+    assert box.store.unfinished_record() is None  # nothing is stored before Start
+    assert [k.label if k else "" for k in box.top.softkeys()] == ["", "", "Start", "Zurück"]
+    assert_golden(box.frame().image, "engel-bengel_setup")
+
+
+def test_the_summary_shows_the_settings_end_and_the_record_keeps_it(tmp_path: Path) -> None:
+    settings = {
+        "engel-bengel.target": 150,
+        "engel-bengel.limit": 60,
+        "engel-bengel.start": "zufall",
+    }
+    box = summary_box(tmp_path, TWO, wuerfel="box", settings=settings)
+    lines = box.top.summary()["lines"]
+    assert lines[:2] == ["Ziel: 150 Chips", "höchstens 60 Durchgänge"]
+    assert lines[-1] == "Beginn: ausgelost"
+    press(box, K3)
+    record = box.store.record(box.store.unfinished_record() or 0)
+    assert (record.params["target"], record.params["limit"]) == (150, 60)
+    assert isinstance(box.stack[1], BoardScreen)
+
+
+def test_with_a_fixed_number_the_summary_names_it(tmp_path: Path) -> None:
+    box = summary_box(
+        tmp_path, TWO, wuerfel="echt", settings={"engel-bengel.durchgaenge": 12}, end="durchgaenge"
+    )
+    assert box.top.summary()["lines"][:2] == ["Ende: 12 Durchgänge", "2 Spieler, Würfel: echt"]
+
+
+def test_zurueck_on_the_summary_goes_back_and_starts_nothing(tmp_path: Path) -> None:
+    box = summary_box(tmp_path, TWO)
+    press(box, K4)
+    assert box.top.summary()["screen"] == "menu"
+    assert box.store.unfinished_record() is None
+
+
+def open_info(box: Box) -> None:
+    """Long K4: the pause menu; its item "Info" by its label."""
+    box.dispatch(KeyEvent(Key.K4, long=True))
+    box.settle()
+    items = box.top.summary()["items"]
+    press(box, *[K2] * items.index("Info"), K3)
+
+
+def test_golden_info_in_the_match_names_the_target_the_cap_and_the_durchgang(
+    tmp_path: Path,
+) -> None:
+    box = game_box(tmp_path, TWO, wuerfel="box")
+    open_info(box)
+    summary = box.top.summary()
+    assert summary["screen"] == "pages" and summary["title"] == "Info"
+    assert summary["text"].split("\n") == [
+        f"Ziel: {TARGET} Chips",
+        f"höchstens {LIMIT} Durchgänge",
+        "2 Spieler, Würfel: Box",
+        "Tafeln in Reihenfolge",
+        "Jetzt: Durchgang 1",
+    ]
+    assert_golden(box.frame().image, "engel-bengel_info")
+    press(box, K4)  # Zurück to the pause menu
+    assert box.top.summary()["screen"] == "menu"
+
+
+def test_the_help_says_where_the_end_is_shown() -> None:
+    from spielleiter.games.engel_bengel import ENTRY
+
+    assert any("zeigt Info" in page for page in ENTRY.help)

@@ -10,15 +10,21 @@ inverted), the roll count and the dice aside, everyone's chips and the news.
 Keys while a human places: K1 "Würfel" (the next value of the roll, then "Nochmal"), K2
 "Reihe" (the next row), K3 "Legen" (or "Nochmal" when that is chosen), K4 "Stopp". A new
 roll starts at the table's suggestion. The chosen box is hatched, the chosen die inverted.
+
+Before the record starts, the setup's summary shows how the game ends (the target and the
+cap of Durchgänge, or the fixed number), who rolls, the stack and the start player (K3
+Start, K4 Zurück); during the match the pause menu's Info shows the same and the running
+Durchgang.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from spielleiter.games.base import Seat
 from spielleiter.games.catalog import Variant
-from spielleiter.games.engel_bengel.rules import Move, place_action
+from spielleiter.games.engel_bengel.rules import EngelBengelGame, Move, place_action
 from spielleiter.games.engel_bengel.table import EngelBengelTable
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas, short_name
@@ -27,7 +33,7 @@ from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
-from spielleiter.ui.widgets import Confirm, Message
+from spielleiter.ui.widgets import Confirm, Item, Message, Pages
 
 GAME = "engel-bengel"
 ROW_H = 9
@@ -36,17 +42,72 @@ PANEL_X = 78
 
 
 def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
-    """After the menu's seats and house rules: the settings' defaults, uploaded faces, and who
-    rolls (kept in the record's meta), then the start."""
+    """After the menu's seats and house rules: the settings' defaults (the target, the cap,
+    the fixed number, the stack, the start player), uploaded faces, and who rolls (kept in
+    the record's meta); then the summary of the match, whose Start starts it."""
     settings = app.settings()
     meta = {"wuerfel": params.pop("wuerfel", "box")}
-    for key in ("target", "durchgaenge", "shuffle", "start"):
+    for key in ("target", "limit", "durchgaenge", "shuffle", "start"):
         value = settings.get(f"{GAME}.{key}")
         if value is not None:
             params[key] = value
     if app.store.uploaded_boards(GAME):
         params["faces"] = list(app.store.boards(GAME).values())
-    launch(app, GAME, params, seats, meta)
+    app.push(SetupSummary(params, seats, meta))
+
+
+def end_lines(game: EngelBengelGame) -> list[str]:
+    """How the game ends, in the panel's words: the target and the cap, or the number."""
+    p, last = game.params, game.last_durchgang
+    durchgaenge = f"{last} Durchgang" if last == 1 else f"{last} Durchgänge"
+    if p["end"] == "ziel":
+        return [f"Ziel: {p['target']} Chips", f"höchstens {durchgaenge}"]
+    return [f"Ende: {durchgaenge}"]
+
+
+def match_lines(game: EngelBengelGame, wuerfel: str) -> list[str]:
+    """The end, the players and who rolls, the stack (lines of at most 24 characters)."""
+    p = game.params
+    return [
+        *end_lines(game),
+        f"{game.num_players} Spieler, Würfel: {'echt' if wuerfel == 'echt' else 'Box'}",
+        "Tafeln gemischt" if p["shuffle"] else "Tafeln in Reihenfolge",
+    ]
+
+
+class SetupSummary(Screen):
+    """The match as it will be played, before its record starts: K3 Start, K4 Zurück."""
+
+    def __init__(self, params: dict[str, Any], seats: Sequence[Seat], meta: dict[str, Any]):
+        self.params = params
+        self.seats = list(seats)
+        self.meta = meta
+        self.game = EngelBengelGame(params)
+
+    def lines(self) -> list[str]:
+        if self.game.params["start"] == "erster":
+            beginner = f"Beginn: {short_name(self.seats[0].name, 16)}"
+        else:
+            beginner = "Beginn: ausgelost"
+        return [*match_lines(self.game, self.meta["wuerfel"]), beginner]
+
+    def softkeys(self) -> list[SoftKey | None]:
+        return [None, None, SoftKey("Start", "\n"), SoftKey("Zurück", "\x08")]
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.long:
+            return
+        if event.key == Key.K3:
+            launch(self.app, GAME, self.params, self.seats, self.meta)
+        elif event.key == Key.K4:
+            self.app.pop()
+
+    def draw(self, canvas: Canvas) -> None:
+        y = canvas.title(self.game.info.title)
+        canvas.wrap((2, y), "\n".join(self.lines()), SMALL, 124)
+
+    def summary(self) -> dict[str, Any]:
+        return {"screen": "engel-bengel.setup", "lines": self.lines()}
 
 
 def start(app: App, table: EngelBengelTable) -> Screen:
@@ -66,6 +127,17 @@ class BoardScreen(GameScreen):
         self.row = 0
         self.at = -1
         """The position the choice was made for (a new position resets it)."""
+
+    # --- the pause menu ----------------------------------------------------------------
+    def game_items(self) -> list[Item]:
+        """Info: how the game ends (the target and the cap), and the running Durchgang."""
+        return [Item("Info", lambda: self.app.push(Pages("Info", [self.info_text()])))]
+
+    def info_text(self) -> str:
+        state = self.table.state
+        wuerfel = "echt" if self.table.real_dice else "box"
+        running = state.durchgang if state.over else state.durchgang + 1
+        return "\n".join([*match_lines(state.game, wuerfel), f"Jetzt: Durchgang {running}"])
 
     # --- following the table -------------------------------------------------------
     def due_screen(self) -> Screen | None:
