@@ -6,11 +6,15 @@ keeps uploaded boards; the link lists, gets, puts and deletes them through here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .games import catalog
+
+BOARD_BYTES_MAX = 16 * 1024
+"""The most bytes of JSON one board may have (the store refuses more; the laptop tool says
+so before it sends one)."""
 
 
 class BoardError(ValueError):
@@ -60,6 +64,25 @@ def kind(game: str) -> BoardKind:
     if found is None:
         raise BoardError("game", f"{game!r} has no boards; known: {', '.join(kinds()) or 'none'}")
     return found
+
+
+def twin(game: str, data: Any, others: Mapping[str, Any]) -> str | None:
+    """The name of one of `others` (the game's boards, name -> data) that `data` copies:
+    the same board but for its "name", or one the game finds plays the same game (its
+    entry's `board_twin`); None when it is new."""
+    bare = _unnamed(data)
+    for name, other in others.items():
+        if _unnamed(other) == bare:
+            return name
+    for found in catalog.entries():
+        if found.id == game and found.board_twin:
+            same: str | None = found.load(found.board_twin)(data, others)
+            return same
+    return None
+
+
+def _unnamed(data: Any) -> Any:
+    return {k: v for k, v in data.items() if k != "name"} if isinstance(data, dict) else data
 
 
 def validate(game: str, data: Any) -> None:

@@ -50,7 +50,7 @@ BACKUP_EVERY_S = 24 * 3600.0
 """A day of play: a match started this long after the newest backup makes a new one."""
 BOARDS_MAX = 64
 """Uploaded boards per game."""
-BOARD_BYTES_MAX = 16 * 1024
+BOARD_BYTES_MAX = boards.BOARD_BYTES_MAX
 """One board's JSON, in bytes."""
 NAMES_MAX = 200
 """Remembered player names."""
@@ -923,6 +923,15 @@ class Store:
                 boards.validate(game, data)
             except boards.BoardError as exc:
                 raise boards.BoardError(exc.path, f"{exc.message} (board {name!r})") from exc
+        kept = self.boards(game)
+        for name, data in items.items():  # no board twice under two names
+            others = {n: d for n, d in {**kept, **items}.items() if n != name}
+            twin = boards.twin(game, data, others)
+            if twin is not None:
+                raise boards.BoardError(
+                    name, f"the same as the board {twin!r} (a copy, or the same game): "
+                    "boards must differ",
+                )
 
     def put_boards(self, game: str, items: Mapping[str, Any]) -> None:
         """Check every board first (check_boards), then store them all in one transaction."""

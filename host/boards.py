@@ -7,16 +7,21 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spielleiter import boards as board_kinds
 from spielleiter.games import catalog
+from spielleiter.link.protocol import NOT_FOUND
 
 from .board_files import check_files, report_checks, validated
 from .device import (
     Device,
     HostError,
     InvalidError,
+    RemoteError,
+    UsageError,
     add_connection_args,
     add_pin_arg,
     call_with_pin,
+    did_you_mean,
     read_json,
     report,
     run_with_device,
@@ -27,6 +32,32 @@ from .output import print_json, saved, show, table, write_text
 def _with_boards() -> str:
     """The games whose catalog entry declares boards, for the help texts."""
     return ", ".join(e.id for e in catalog.entries() if e.boards) or "none"
+
+
+def game_with_boards(game: str) -> str:
+    """`game` when it has boards; else a UsageError (exit 2) naming the games that have
+    them, with a suggestion for a mistyped one."""
+    known = sorted(board_kinds.kinds())
+    if game in known:
+        return game
+    listed = ", ".join(known) or "none"
+    if game in catalog.names():
+        raise UsageError(f"{game} has no boards; games with boards: {listed}")
+    hint = did_you_mean(game, known)
+    raise UsageError(f"unknown game {game!r}{hint}; games with boards: {listed}")
+
+
+def board_not_found(box: Device, exc: RemoteError, game: str, name: str, uploaded: bool) -> None:
+    """Raise `exc` (the box found no board `name`) with a suggestion: the name closest to
+    it of the game's boards (only the uploaded ones where `uploaded`)."""
+    if exc.code != NOT_FOUND:
+        raise exc
+    listed = box.call("boards.list", game=game)["boards"]
+    names = [b["name"] for b in listed if b["uploaded"] or not uploaded]
+    hint = did_you_mean(name, names)
+    if not hint:
+        raise exc
+    raise RemoteError(exc.code, f"{exc.message}{hint}", exc.data) from None
 
 
 def register(subparsers: Any) -> None:
@@ -91,6 +122,9 @@ def boards_check(args: argparse.Namespace) -> int:
 
 
 def boards_list(args: argparse.Namespace) -> int:
+    if args.game:
+        game_with_boards(args.game)
+
     def body(box: Device) -> int:
         result = box.call("boards.list", **({"game": args.game} if args.game else {}))
         if args.json:
@@ -110,8 +144,13 @@ def _source(board: dict[str, Any]) -> str:
 
 
 def boards_get(args: argparse.Namespace) -> int:
+    game_with_boards(args.game)
+
     def body(box: Device) -> int:
-        board = box.call("boards.get", game=args.game, name=args.name)["board"]
+        try:
+            board = box.call("boards.get", game=args.game, name=args.name)["board"]
+        except RemoteError as exc:
+            board_not_found(box, exc, args.game, args.name, uploaded=False)
         text = json.dumps(board, indent=2, ensure_ascii=False)
         write_text(text, args.output)
         if args.output is None:
@@ -148,8 +187,16 @@ def load_boards(path: Path, name: str | None) -> dict[str, Any]:
 
 
 def boards_put(args: argparse.Namespace) -> int:
+    game_with_boards(args.game)
     try:
         items = load_boards(args.file, args.name)
+        for name, board in items.items():
+            size = len(json.dumps(board, ensure_ascii=False).encode("utf-8"))
+            if size > board_kinds.BOARD_BYTES_MAX:
+                raise InvalidError(
+                    f"{args.file}: {name}: a board has at most {board_kinds.BOARD_BYTES_MAX}"
+                    f" bytes of JSON, not {size}"
+                )
     except HostError as exc:
         return report(exc)
 
@@ -162,8 +209,13 @@ def boards_put(args: argparse.Namespace) -> int:
 
 
 def boards_delete(args: argparse.Namespace) -> int:
+    game_with_boards(args.game)
+
     def body(box: Device) -> int:
-        result = call_with_pin(box, "boards.delete", args.pin, game=args.game, name=args.name)
+        try:
+            result = call_with_pin(box, "boards.delete", args.pin, game=args.game, name=args.name)
+        except RemoteError as exc:
+            board_not_found(box, exc, args.game, args.name, uploaded=True)
         return show(result, args.json, f"deleted {result['game']} board {result['deleted']}")
 
     return run_with_device(args, body)

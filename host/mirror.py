@@ -35,6 +35,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--once", action="store_true", help="show one frame and stop")
     parser.add_argument("--png", type=Path, help="also save the (last) frame as a PNG file")
     parser.add_argument(
+        "--scale",
+        type=int,
+        default=1,
+        choices=range(1, 9),
+        metavar="N",
+        help="the --png picture N times as large (nearest neighbour; 1 to 8, default 1)",
+    )
+    parser.add_argument(
         "--interval", type=seconds, default=0.25, help="seconds between frames (Ctrl-C ends)"
     )
     add_connection_args(parser)
@@ -47,6 +55,18 @@ def decode_png(png: bytes) -> Image.Image:
         return Image.open(io.BytesIO(png)).convert("1")
     except (OSError, ValueError) as exc:
         raise HostError(f"the box sent a picture that is not a PNG: {exc}") from None
+
+
+def scaled_png(png: bytes, scale: int) -> bytes:
+    """The frame `scale` times as large, each pixel a square of pixels (as it is sent when
+    `scale` is 1)."""
+    if scale == 1:
+        return png
+    image = decode_png(png)
+    size = (image.width * scale, image.height * scale)
+    out = io.BytesIO()
+    image.resize(size, Image.Resampling.NEAREST).save(out, format="PNG")
+    return out.getvalue()
 
 
 def half_blocks(image: Image.Image) -> str:
@@ -86,10 +106,11 @@ def mirror(args: argparse.Namespace) -> int:
             nonlocal first
             result = box.call("screen")
             png = base64.b64decode(result["png"])
+            written = scaled_png(png, args.scale) if args.png else b""
             if args.png:
-                write_file(args.png, png)
+                write_file(args.png, written)
             if args.json:
-                named = {"file": str(args.png), "bytes": len(png)} if args.png else {}
+                named = {"file": str(args.png), "bytes": len(written)} if args.png else {}
                 print_json({**result, **named})
             else:
                 text = half_blocks(decode_png(png)) + "\n" + summary_line(result["summary"])

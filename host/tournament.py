@@ -149,9 +149,9 @@ def _command(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"{result['game']}: {result['games']} games, seats {','.join(seats)}")
-    for r in result["results"]:
+    for number, r in enumerate(result["results"], start=1):  # seat numbers: twins differ
         print(
-            f"  {r['seat']:<7} win {r['win_share']:.3f} ± {r['win_share_se']:.3f}"
+            f"  {number}. {r['seat']:<7} win {r['win_share']:.3f} ± {r['win_share_se']:.3f}"
             f"   mean points {r['mean_points']:.1f}"
         )
     return 0

@@ -308,6 +308,7 @@ def test_two_humans_take_turns_on_their_own_sheets(tmp_path: Path) -> None:
 def test_setup_offers_uploaded_templates_all_different_per_seat(tmp_path: Path) -> None:
     box = empty_box(tmp_path)
     own = dict(default_boards()["Hexentanz"], name="Eigene")
+    own["bar"] = dict(own["bar"], minus=[*own["bar"]["minus"][:-1], own["bar"]["minus"][-1] - 1])
     box.store.put_boards("besenbingo", {"Eigene": own})
     seats = [ANNA, Seat("Bert")]
     setup(box, {"players": 2}, seats, ENTRY.variants[0])

@@ -201,6 +201,7 @@ def test_stark_computers_prepare_an_uploaded_template_before_the_first_tower(
 ) -> None:
     bots.Solver._cached.cache_clear()
     own = dict(default_templates()[0].to_json(), name="Eigene")
+    own["bar"] = dict(own["bar"], minus=[*own["bar"]["minus"][:-1], own["bar"]["minus"][-1] - 1])
     store.put_boards(GAME, {"Eigene": own})
     seats, boards = [ANNA, STARK], [default_templates()[1].name, "Eigene"]
     table = new_table(store, seats, deferred=True, templates=boards)

@@ -53,7 +53,7 @@ CASES: list[tuple[str, list[str], int]] = [
     ("settings set", ["--file", "{png}"], 2),
     ("settings set", ["--file", "{missing}"], 2),
     ("settings set", ["--file", "{list}"], 7),
-    ("boards list", ["speedtombol"], 1),
+    ("boards list", ["speedtombol"], 2),
     ("boards get", ["engel-bengel", "Nix"], 1),
     ("boards get", ["engel-bengel", FACE, "-o", "{nofolder}/x.json"], 2),
     ("boards get", ["engel-bengel", FACE, "-o", "{folder}"], 2),

@@ -168,6 +168,9 @@ def test_a_refused_board_upload_leaves_the_old_board(box, tmp_path):
     shipped = listed[0]["name"]
     good = tmp_path / "good.json"
     assert host(box, "boards", "get", "besenbingo", shipped, "-o", str(good)).returncode == 0
+    own = json.loads(good.read_text())
+    own["bar"]["minus"][-1] -= 1  # an own template: a copy of a shipped one is refused
+    good.write_text(json.dumps(own))
     assert host(box, "boards", "put", "besenbingo", str(good), "--name", "Eigen").returncode == 0
     broken = json.loads(good.read_text())
     broken["grid"] = broken["grid"][:-1]

@@ -323,7 +323,7 @@ def test_uploads_are_capped(store, link, kind):
     many = {f"b{i}": {} for i in range(17)}
     assert code(ask(link, "boards.put", game=kind, boards=many, pin=PIN)) == 1
     for k in range(4):
-        part = {f"b{k}-{i}": {} for i in range(16)}
+        part = {f"b{k}-{i}": {"n": 16 * k + i} for i in range(16)}  # all differ
         assert "result" in ask(link, "boards.put", game=kind, boards=part, pin=PIN)
     full = ask(link, "boards.put", game=kind, boards={"one more": {}}, pin=PIN)
     assert code(full) == 1 and "at most 64" in full["error"]["message"]

@@ -166,6 +166,11 @@ class GameEntry:
     """The game's own settings, stored as ``<id>.<name>``."""
     boards: str = ""
     """"module:validate:defaults" for a game with boards or templates ("" for none)."""
+    board_twin: str = ""
+    """Optional "module:function" `(board, others) -> name | None`: the name of one of the
+    game's boards (`others`, name -> data) that plays the same game as `board` though
+    they differ (a template rotated or renamed); an upload of one is refused. A copy
+    that differs only in its name is refused for every game."""
     setup: str = ""
     """Optional "module:function" `(app, params, seats, variant)`: the game asks for options
     of its own (or completes its parameters) before the record starts."""

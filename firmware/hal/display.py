@@ -139,14 +139,18 @@ class TerminalDisplay:
 
 
 class FrameFolder:
-    """Every new frame as frame-000001.png, frame-000002.png, ... in a folder."""
+    """Every new frame as frame-000001.png, frame-000002.png, ... in a folder, each listed
+    in frames.tsv. A folder used before starts afresh: the frames and the list of the
+    earlier run are removed (other files stay), so it holds this run's frames only."""
 
     def __init__(self, folder: Path | str, scale: int = 1) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        for old in self.folder.glob("frame-[0-9]*.png"):
+            old.unlink()
         self.scale = scale
         self.count = 0
-        self._log = (self.folder / "frames.tsv").open("a", encoding="utf-8")
+        self._log = (self.folder / "frames.tsv").open("w", encoding="utf-8")
 
     def show(self, frame: Image.Image, note: str = "") -> None:
         self.count += 1

@@ -21,6 +21,7 @@ ENTRY = GameEntry(
     setup="screens:setup",
     options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
     boards="templates:validate_board:default_boards",
+    board_twin="templates:twin_board",
     sheets=Sheets(
         "sheets:draw",
         "tower cards and their backs, the rules, one page per template",

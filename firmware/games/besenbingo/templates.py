@@ -500,6 +500,20 @@ def template_by_name(name: str) -> Template:
 # --- the board-kind hooks for the store and the link ----------------------------
 
 
+def twin_board(data: Any, others: Mapping[str, Any]) -> str | None:
+    """The name of one of `others` (name -> template data, the box's templates) that plays
+    the same game as the template `data` (see same_game), or None; `others` that are not
+    valid templates are passed over."""
+    template = validate_template(data)
+    for name, other in others.items():
+        try:
+            if same_game(template, validate_template(other)):
+                return name
+        except TemplateError:
+            continue
+    return None
+
+
 def validate_board(data: Any) -> None:
     """Check an uploaded template; raises TemplateError (with .path and .message)."""
     validate_template(data)

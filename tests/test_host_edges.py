@@ -1,0 +1,132 @@
+"""The edges of spielleiter-host's command line (issue 26): boards of a game without
+boards, mistyped board names, twins and oversized boards, tournament rows, the mirror's
+scale, and a frames folder used before."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from spielleiter.games.besenbingo.templates import default_boards
+from spielleiter.hal.display import FrameFolder
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.server import LinkServer
+from spielleiter.store import Store
+from spielleiter_host.cli import main
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store.open(tmp_path / "data")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def fake(store: Store) -> FakeDevice:
+    return FakeDevice(store)
+
+
+@pytest.fixture
+def host(fake: FakeDevice, capsys: pytest.CaptureFixture[str]):
+    """A command line against the fake box: (exit code, stdout, stderr)."""
+    with LinkServer.on_pty(fake) as server:
+
+        def run(*argv: str) -> tuple[int, str, str]:
+            code = main([*argv, "--port", server.port_name, "--timeout", "3"])
+            out = capsys.readouterr()
+            return code, out.out, out.err
+
+        yield run
+
+
+def test_boards_of_a_game_without_boards_is_a_wrong_command_line(host) -> None:
+    """docs/host.md: 2 for a wrong command line (a game without boards, a mistyped game)."""
+    code, _, err = host("boards", "get", "speedtombola", "x")
+    assert code == 2 and "speedtombola has no boards; games with boards: besenbingo" in err
+    code, _, err = host("boards", "get", "besenbngo", "x")
+    assert code == 2 and "besenbingo?" in err
+    for argv in (("list", "bungee"), ("delete", "maskenball", "x")):
+        assert host("boards", *argv)[0] == 2
+    assert host("boards", "put", "speedtombola", "x.json")[0] == 2
+
+
+def test_a_mistyped_board_name_gets_a_suggestion(host, store: Store, tmp_path: Path) -> None:
+    code, _, err = host("boards", "get", "besenbingo", "Hexentaz")
+    assert code == 1 and "no board 'Hexentaz'" in err and "Hexentanz?" in err
+    assert host("boards", "get", "besenbingo", "Zzzz")[0] == 1
+    own = dict(default_boards()["Hexentanz"], name="Eigen")
+    own["bar"] = dict(own["bar"], minus=[*own["bar"]["minus"][:-1], -9])
+    path = tmp_path / "eigen.json"
+    path.write_text(json.dumps(own, ensure_ascii=False), encoding="utf-8")
+    assert host("boards", "put", "besenbingo", str(path))[0] == 0
+    code, _, err = host("boards", "delete", "besenbingo", "Eigne")
+    assert code == 1 and "Eigen?" in err
+    code, _, err = host("boards", "delete", "besenbingo", "Hexentanz")
+    assert code == 1 and "?" not in err  # a shipped board is never deleted
+
+
+def test_boards_put_refuses_a_copy_or_a_twin_under_another_name(
+    host, store: Store, tmp_path: Path
+) -> None:
+    shipped = default_boards()["Hexentanz"]
+    path = tmp_path / "kopie.json"
+    path.write_text(json.dumps(shipped, ensure_ascii=False), encoding="utf-8")
+    code, _, err = host("boards", "put", "besenbingo", str(path), "--name", "Kopie")
+    assert code == 7 and "Kopie: the same as the board 'Hexentanz'" in err
+    mirrored = dict(shipped, name="Spiegel", grid=[row[::-1] for row in shipped["grid"]])
+    path.write_text(json.dumps(mirrored, ensure_ascii=False), encoding="utf-8")
+    code, _, err = host("boards", "put", "besenbingo", str(path))
+    assert code == 7 and "the same as the board 'Hexentanz'" in err
+    assert "Kopie" not in store.boards("besenbingo") and "Spiegel" not in store.boards("besenbingo")
+    assert host("boards", "put", "besenbingo", str(path), "--name", "Hexentanz")[0] == 0
+    face = next(iter(store.boards("engel-bengel").items()))
+    path.write_text(json.dumps({"Kopie": dict(face[1], name="Kopie")}), encoding="utf-8")
+    code, _, err = host("boards", "put", "engel-bengel", str(path))
+    assert code == 7 and f"the same as the board {face[0]!r}" in err
+
+
+def test_a_board_too_big_for_the_box_is_refused_as_invalid(host, tmp_path: Path) -> None:
+    big = dict(default_boards()["Hexentanz"], name="Riesig", note="x" * 300_000)
+    path = tmp_path / "riesig.json"
+    path.write_text(json.dumps(big), encoding="utf-8")
+    code, _, err = host("boards", "put", "besenbingo", str(path))
+    assert code == 7 and "Riesig: a board has at most 16384 bytes of JSON, not 30" in err
+
+
+def test_tournament_rows_carry_their_seat_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "speedtombola", "--seats", "normal,normal,leicht", "--games", "3",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    rows = [line.split()[:2] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [["1.", "normal"], ["2.", "normal"], ["3.", "leicht"]]
+
+
+def test_mirror_scales_the_saved_png(host, fake: FakeDevice, tmp_path: Path) -> None:
+    target = tmp_path / "frame.png"
+    code, out, _ = host("mirror", "--once", "--png", str(target), "--scale", "4", "--json")
+    picture = Image.open(target)
+    original = Image.open(io.BytesIO(fake.picture)).convert("1")
+    assert code == 0 and picture.size == (original.width * 4, original.height * 4)
+    assert picture.convert("1").getpixel((5, 5)) == original.getpixel((1, 1))
+    assert json.loads(out)["bytes"] == target.stat().st_size
+    assert host("mirror", "--once", "--scale", "9")[0] == 2
+
+
+def test_a_frames_folder_used_before_holds_only_the_new_frames(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    first = FrameFolder(folder)
+    for _ in range(3):
+        first.show(Image.new("1", (128, 64)))
+    first.close()
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    second = FrameFolder(folder)
+    second.show(Image.new("1", (128, 64), 1))
+    second.close()
+    assert sorted(p.name for p in folder.iterdir()) == ["frame-000001.png", "frames.tsv",
+                                                       "notes.txt"]  # fmt: skip
+    assert (folder / "frames.tsv").read_text("utf-8").splitlines() == ["frame-000001.png\t"]
