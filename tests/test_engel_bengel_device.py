@@ -369,7 +369,8 @@ def test_uploaded_faces_join_the_stack(tmp_path: Path) -> None:
 
     store = Store.open(tmp_path / "data")
     face = {**next(iter(default_boards().values())), "name": "Eigene Tafel"}
-    face["rows"] = [dict(face["rows"][0], value=face["rows"][0]["value"] % 9 + 1), *face["rows"][1:]]
+    first = face["rows"][0]
+    face["rows"] = [dict(first, value=first["value"] % 9 + 1), *face["rows"][1:]]  # its own
     store.put_boards("engel-bengel", {"Eigene Tafel": face})
     store.close()
     box = game_box(tmp_path, TWO)
