@@ -2,16 +2,39 @@
 
 A deal fixes each round's card order (the deal, the lucky card, the draws, and the
 order of every reshuffled pile), so every seat rotation meets the same luck.
+
+A seat is a computer level (leicht, normal, stark), a test opponent (opponents.OPPONENTS),
+or your own bot: "PATH.py:FUNCTION", a function that gets its seat's view (the keys of
+BungeeState.view, and `legal`: its moves now) and answers one of `view["legal"]`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from spielleiter.games.bungee import bots
+from spielleiter.games import outside
+from spielleiter.games.bungee import bots, opponents
 from spielleiter.games.bungee.rules import BUNGEE, DECK, BungeeGame, BungeeState, Phase
+
+Player = Callable[..., int]
+
+
+def seat(name: str) -> str:
+    """The seat's canonical name (levels case-insensitive); SeatError names an unknown one."""
+    return outside.canonical(name, (*bots.LEVELS, *opponents.OPPONENTS))
+
+
+def player(name: str) -> Player:
+    """A seat's move function: (view, rng) -> move; an outside bot's view has `legal`."""
+    key = seat(name)
+    if key in bots.LEVELS:
+        return partial(bots.choose, level=key)
+    if key in opponents.OPPONENTS:
+        return partial(opponents.choose, level=key)
+    return lambda view, rng: outside.legal_answer(key, view, view["legal"])
 
 
 class Shuffler:
@@ -49,6 +72,7 @@ def play(
     """One whole game, `levels[s]` playing seat s on the deal's cards: (places, totals)."""
     game = BungeeGame({**params, "players": len(levels), "mode": "digital"})
     shuffler = Shuffler(*deal)
+    players = [player(level) for level in levels]
     state = game.new_initial_state()
     decision = 0
     while not state.is_terminal():
@@ -58,5 +82,9 @@ def play(
         seat = state.current_player()
         decision += 1
         rng = random.Random(bot_seed * 1_000_003 + decision)
-        state.apply_action(bots.choose(state.view(seat), level=levels[seat], rng=rng))
+        view = {**state.view(seat), "legal": state.legal_actions()}
+        try:
+            state.apply_action(players[seat](view, rng=rng))
+        except outside.SeatError as exc:
+            raise outside.SeatError(f"seat {seat + 1} ({levels[seat]}): {exc}") from None
     return state.places(), [float(p) for p in state.totals]

@@ -4,18 +4,42 @@ A deal fixes the chance stream (the stack, the start player, every roll in order
 every seat rotation of a deal draws from the same luck. A game of the box's defaults: the
 tournament's house rules, the default target and the default cap (as a new game on the
 box gets them from its settings).
+
+A seat is a computer level (leicht, normal, stark), a test opponent (opponents.OPPONENTS),
+or your own bot: "PATH.py:FUNCTION", a function that gets its seat's view (the keys of
+EngelBengelState.view, with `legal` its moves) and answers one of `view["legal"]`. A
+move that is the only legal one is made without asking.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from spielleiter.games import outside
 from spielleiter.games.base import sample_chance
-from spielleiter.games.engel_bengel import bots
+from spielleiter.games.engel_bengel import bots, opponents
 from spielleiter.games.engel_bengel.info import LIMIT
 from spielleiter.games.engel_bengel.rules import EngelBengelGame
+
+Player = Callable[..., int]
+
+
+def seat(name: str) -> str:
+    """The seat's canonical name (levels case-insensitive); SeatError names an unknown one."""
+    return outside.canonical(name, (*bots.LEVELS, *opponents.OPPONENTS))
+
+
+def player(name: str) -> Player:
+    """A seat's move function: (view, rng) -> move."""
+    key = seat(name)
+    if key in bots.LEVELS:
+        return partial(bots.choose, level=key)
+    if key in opponents.OPPONENTS:
+        return partial(opponents.choose, level=key)
+    return lambda view, rng: outside.legal_answer(key, view, view["legal"])
 
 
 def play(
@@ -26,6 +50,7 @@ def play(
     rules = {k: v for k, v in params.items() if k in known}  # "wuerfel" is the table's
     game = EngelBengelGame({"limit": LIMIT, **rules, "players": len(levels)})
     chance = random.Random(f"engel-bengel-deal-{deal[0]}-{deal[1]}")
+    players = [player(level) for level in levels]
     state = game.new_initial_state()
     decision = 0
     while not state.is_terminal():
@@ -39,5 +64,8 @@ def play(
             continue
         decision += 1
         rng = random.Random(bot_seed * 1_000_003 + decision)
-        state.apply_action(bots.choose(state.view(seat), level=levels[seat], rng=rng))
+        try:
+            state.apply_action(players[seat](state.view(seat), rng=rng))
+        except outside.SeatError as exc:
+            raise outside.SeatError(f"seat {seat + 1} ({levels[seat]}): {exc}") from None
     return state.places(), [float(c) for c in state.chips]

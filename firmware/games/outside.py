@@ -1,0 +1,78 @@
+"""Seats of a tournament that are not the box's own computers: a game's test opponents,
+and your own bot, named as "PATH.py:FUNCTION" (a function that gets the seat's view and
+answers a move). Shared by every game's arena; the host's tournaments use it offline.
+
+    >>> canonical("Stark", ["leicht", "normal", "stark"])
+    'stark'
+    >>> is_outside("bots/mine.py:decide"), is_outside("stark")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import operator
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+class SeatError(ValueError):
+    """A seat that is not known, or an outside bot that cannot be loaded or answers wrong."""
+
+
+def is_outside(name: str) -> bool:
+    """Whether a seat names an outside bot ("PATH.py:FUNCTION")."""
+    path, _, function = name.strip().rpartition(":")
+    return path.endswith(".py") and bool(function)
+
+
+def canonical(name: str, known: Sequence[str]) -> str:
+    """The seat's canonical name: one of `known` (case-insensitive) or an outside bot
+    that loads; SeatError names an unknown seat, with the closest known name."""
+    key = name.strip().lower()
+    if key in known:
+        return key
+    if is_outside(name):
+        load(name.strip())
+        return name.strip()
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise SeatError(f"unknown seat {name!r}{hint}: one of {', '.join(known)}, or PATH.py:FUNCTION")
+
+
+@cache
+def load(spec: str) -> Callable[[dict[str, Any]], Any]:
+    """The function FUNCTION of the file PATH.py (loaded once per process)."""
+    path, _, name = spec.rpartition(":")
+    file = Path(path)
+    if not file.is_file():
+        raise SeatError(f"{spec}: no file {path}")
+    module_spec = importlib.util.spec_from_file_location(f"outside_bot_{abs(hash(spec))}", file)
+    if module_spec is None or module_spec.loader is None:
+        raise SeatError(f"{spec}: cannot load {path}")
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:  # the outside file is someone else's code
+        raise SeatError(f"{spec}: loading {path} failed: {exc!r}") from exc
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise SeatError(f"{spec}: {path} has no function {name}")
+    return function
+
+
+def legal_answer(spec: str, view: dict[str, Any], legal: Sequence[int]) -> int:
+    """Ask the outside bot `spec` on a copy of `view` for one of `legal`; SeatError when it
+    answers anything else (a bool is not a move)."""
+    answer = load(spec)(dict(view))
+    try:
+        move = None if isinstance(answer, bool) else operator.index(answer)
+    except TypeError:
+        move = None
+    if move is None or move not in legal:
+        shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
+        raise SeatError(f"{spec} answered {answer!r}: a bot answers one of view['legal'] ({shown})")
+    return move
