@@ -25,7 +25,7 @@ PI_CHECK_TESTS := $(sort $(wildcard tests/test_*_rules.py tests/test_*_sim.py)) 
 PI_ROOTS ?= trixie-arm64 bookworm-armhf bookworm-arm64 trixie-armhf
 AS_ROOT := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: run test lint walls types floor test-32bit pi-check bench golden clean
+.PHONY: run test lint walls types floor test-32bit pi-check bench golden messages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,17 @@ bench: $(STAMP)
 
 golden: $(STAMP)
 	SPIELLEITER_REGOLD=1 $(BIN)/python -m pytest -k golden
+
+# The laptop tool's messages (docs/development.md): extract every _("...") of host/ and of
+# the games' laptop commands and bring the German catalog up to date; a new message comes in untranslated, a changed one
+# fuzzy: translate them in the .po, and `make test` checks that none is left.
+CATALOG_DIR := host/locale
+messages: $(STAMP)
+	@mkdir -p build
+	$(BIN)/pybabel -q extract --sort-output --add-location=file -c TRANSLATORS: \
+	  -o build/spielleiter_host.pot host $(wildcard firmware/games/*/laptop.py)
+	$(BIN)/pybabel -q update -i build/spielleiter_host.pot -d $(CATALOG_DIR) \
+	  -D spielleiter_host -l de --ignore-obsolete --init-missing
 
 clean:
 	rm -rf $(VENV) $(FLOOR) *.egg-info

@@ -30,6 +30,7 @@ from .device import (
     run_with_device,
     write_file,
 )
+from .i18n import _
 from .output import saved, show
 
 PART_BYTES = 32 * 1024
@@ -37,19 +38,21 @@ PART_BYTES = 32 * 1024
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("backup", help="download or restore the box's whole store")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    get = sub.add_parser("get", help="save the box's database to a file")
-    get.add_argument("-o", "--output", type=Path, required=True, help="the file to write")
+    parser = subparsers.add_parser("backup", help=_("download or restore the box's whole store"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    get = sub.add_parser("get", help=_("save the box's database to a file"))
+    get.add_argument(
+        "-o", "--output", type=Path, required=True, metavar=_("FILE"), help=_("the file to write")
+    )
     get.add_argument(
         "--kept",
         type=int,
         metavar="N",
-        help="one of the backups the box keeps (0 the newest), e.g. when its store is faulty",
+        help=_("one of the backups the box keeps (0 the newest), e.g. when its store is faulty"),
     )
     get.set_defaults(func=backup_get)
-    put = sub.add_parser("restore", help="replace the box's database with a saved one")
-    put.add_argument("file", type=Path, help="a file written by `backup get`")
+    put = sub.add_parser("restore", help=_("replace the box's database with a saved one"))
+    put.add_argument("file", type=Path, metavar=_("file"), help=_("a file written by `backup get`"))
     put.set_defaults(func=backup_restore)
     for p in (get, put):
         add_pin_arg(p)
@@ -62,11 +65,17 @@ def backup_get(args: argparse.Namespace) -> int:
         result = call_with_pin(box, "backup.get", args.pin, **kept)
         data = base64.b64decode(result["data"])
         if hashlib.sha256(data).hexdigest() != result["sha256"]:
-            raise HostError("the backup arrived damaged (sha256 differs): try again")
+            raise HostError(_("the backup arrived damaged (sha256 differs): try again"))
         write_file(args.output, data)
         left = result.get("left_out") or []
-        note = f"; the running game's record {left} stays on the box" if left else ""
-        what = "the box's store" if args.kept is None else f"the box's kept backup {args.kept}"
+        note = ""
+        if left:
+            note = _("; the running game's record {ids} stays on the box").format(ids=left)
+        what = (
+            _("the box's store")
+            if args.kept is None
+            else _("the box's kept backup {number}").format(number=args.kept)
+        )
         return saved(args.output, what, args.json, note, left_out=left)
 
     return run_with_device(args, body)
@@ -76,15 +85,18 @@ def backup_restore(args: argparse.Namespace) -> int:
     try:
         data = args.file.read_bytes()
     except OSError as exc:
-        return report(UsageError(f"cannot read {args.file}: {exc.strerror or exc}"))
+        why = exc.strerror or str(exc)
+        return report(UsageError(_("cannot read {path}: {why}").format(path=args.file, why=why)))
     if not data.startswith(b"SQLite format 3\x00"):
-        return report(UsageError(f"{args.file} is not a backup (no sqlite database)"))
+        return report(
+            UsageError(_("{path} is not a backup (no sqlite database)").format(path=args.file))
+        )
     digest = hashlib.sha256(data).hexdigest()
 
     def body(box: Device) -> int:
         pin = args.pin
         if pin is None and box.hello.get("pin_set") and sys.stdin.isatty():
-            pin = getpass.getpass("admin PIN: ")
+            pin = getpass.getpass(_("admin PIN: "))
         result: dict[str, Any] = {}
         for offset in range(0, len(data), PART_BYTES):
             part = base64.b64encode(data[offset : offset + PART_BYTES]).decode("ascii")
@@ -92,9 +104,16 @@ def backup_restore(args: argparse.Namespace) -> int:
             result = box.call("backup.restore", **params, **({} if pin is None else {"pin": pin}))
         if not result["restored"] or result["received"] != len(data):
             raise AnswerError(
-                f"the box answered backup.restore with restored {json.dumps(result['restored'])}"
-                f" and received {result['received']} after the last part of {len(data)} bytes"
+                _(
+                    "the box answered backup.restore with restored {restored} and received"
+                    " {received} after the last part of {size} bytes"
+                ).format(
+                    restored=json.dumps(result["restored"]),
+                    received=result["received"],
+                    size=len(data),
+                )
             )
-        return show(result, args.json, f"restored {len(data)} bytes from {args.file}")
+        text = _("restored {size} bytes from {path}").format(size=len(data), path=args.file)
+        return show(result, args.json, text)
 
     return run_with_device(args, body)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from spielleiter.games import catalog
 
-from . import device
+from . import device, i18n
 from .device import HostError, UsageError, did_you_mean, report
+from .i18n import _
 
 PROG = "spielleiter-host"
 
@@ -53,23 +55,48 @@ class _CommandHelp(argparse.HelpFormatter):
 class CommandParser(argparse.ArgumentParser):
     """A parser whose mistakes are one line: a UsageError naming the command (exit 2, and
     a JSON object under --json like every other error), with a suggestion for a mistyped
-    command or choice. The commands' sub-parsers are of this class too."""
+    command or choice; argparse's own words in the tool's language. The commands'
+    sub-parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        with i18n.argparse_words():
+            super().__init__(*args, **kwargs)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        with i18n.argparse_words():
+            return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        with i18n.argparse_words():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with i18n.argparse_words():
+            return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix(PROG).strip()
-        raise UsageError(f"{command + ': ' if command else ''}{message} (see --help)")
+        if command:
+            message = f"{command}: {message}"
+        raise UsageError(_("{message} (see --help)").format(message=message))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is not None and value not in action.choices:
             choices = ", ".join(map(str, action.choices))
             hint = did_you_mean(str(value), action.choices)
             if isinstance(action, argparse._SubParsersAction):  # a command, an action
-                what = str(action.metavar or "command").lower()
+                text = {
+                    "command": _("unknown command {value!r}{hint}; choose from {choices}"),
+                    "game": _("unknown game {value!r}{hint}; choose from {choices}"),
+                }.get(action.dest, _("unknown action {value!r}{hint}; choose from {choices}"))
                 raise argparse.ArgumentError(
-                    None, f"unknown {what} {value!r}{hint}; choose from {choices}"
+                    None, text.format(value=value, hint=hint, choices=choices)
                 )
+            text = _("invalid choice: {value!r}{hint}; choose from {choices}")
             raise argparse.ArgumentError(
-                action, f"invalid choice: {value!r}{hint}; choose from {choices}"
+                action, text.format(value=value, hint=hint, choices=choices)
             )
 
 
@@ -87,22 +114,39 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     parser = CommandParser(
         prog=PROG,
-        description="Talk to a Spielleiter box over its USB cable; offline tools.",
-        epilog="`spielleiter-host COMMAND --help` tells more. The box is found by its USB"
-        " id; --port PORT (or $SPIELLEITER_PORT) names another port. docs/host.md has"
-        " the exit codes.",
+        description=_("Talk to a Spielleiter box over its USB cable; offline tools."),
+        epilog=_(
+            "`spielleiter-host COMMAND --help` tells more. The box is found by its USB"
+            " id; --port PORT (or $SPIELLEITER_PORT) names another port. docs/host.md has"
+            " the exit codes."
+        ),
         formatter_class=_CommandHelp,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_lang_arg(parser, default=None)
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     for entry in catalog.entries():  # the games' own commands (their catalog `laptop`)
         if entry.laptop:
             entry.load(entry.laptop)("commands", sub)
-    for _, leaf in leaves(parser):
+    for _words, leaf in leaves(parser):
+        add_lang_arg(leaf, default=argparse.SUPPRESS)
         leaf.set_defaults(command_prog=leaf.prog)
     return parser
+
+
+def add_lang_arg(parser: argparse.ArgumentParser, default: Any) -> None:
+    """--lang, before the command and after it."""
+    parser.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=default,
+        help=_(
+            "the language of the messages: de (German) or en (English); without it the"
+            " locale decides (an English one gives English, any other German)"
+        ),
+    )
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
@@ -110,30 +154,52 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:
         command = getattr(args, "command_prog", PROG).removeprefix(PROG).strip()
-        raise UsageError(f"{command}: unrecognized arguments: {' '.join(unknown)} (see --help)")
+        raise UsageError(
+            _("{command}: unrecognized arguments: {arguments} (see --help)").format(
+                command=command, arguments=" ".join(unknown)
+            )
+        )
     return args
+
+
+def language(as_json: bool, lang: str | None) -> str:
+    """The language of a run: English under --json (what scripts read is the same in
+    every language), else --lang, else the locale's (i18n.choose)."""
+    if as_json:
+        return i18n.SOURCE
+    return lang if lang in i18n.LANGUAGES else i18n.from_locale(os.environ)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `spielleiter-host`."""
     argv = list(sys.argv[1:] if argv is None else argv)
     device.JSON_ERRORS = "--json" in argv
+    i18n.use(language(device.JSON_ERRORS, i18n.lang_argument(argv)))
     try:
         args = parse(argv)
+        as_json = bool(getattr(args, "json", False))
+        wanted = language(as_json, getattr(args, "lang", None))
+        if wanted != i18n.language():  # an abbreviation (--js, --la) said more
+            i18n.use(wanted)
+            args = parse(argv)
     except HostError as exc:
         return report(exc)
-    device.JSON_ERRORS = bool(getattr(args, "json", False))
+    device.JSON_ERRORS = as_json
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        return report(HostError("interrupted"), code=130)
+        return report(HostError(_("interrupted")), code=130)
     except HostError as exc:
         return report(exc)
     except OSError as exc:  # a file named on the command line: missing, unwritable, a folder
-        where = f" {exc.filename}" if exc.filename else ""
-        return report(UsageError(f"cannot use{where}: {exc.strerror or exc}"))
+        why = exc.strerror or str(exc)
+        if exc.filename:
+            text = _("cannot use {file}: {why}").format(file=exc.filename, why=why)
+        else:
+            text = _("cannot use: {why}").format(why=why)
+        return report(UsageError(text))
     except UnicodeDecodeError:
-        return report(UsageError("a file named on the command line is not UTF-8 text"))
+        return report(UsageError(_("a file named on the command line is not UTF-8 text")))
 
 
 if __name__ == "__main__":

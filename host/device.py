@@ -43,6 +43,7 @@ from spielleiter.link.protocol import (
 )
 
 from . import answers
+from .i18n import _
 
 DEFAULT_TIMEOUT_S = 5.0
 RESPONSE_LIMIT = 64 * 1024 * 1024
@@ -149,12 +150,16 @@ def find_port(identity: UsbIdentity | None = None) -> str:
     ]
     if not found:
         raise NoDeviceError(
-            f"no Spielleiter box found (USB {identity}). Is it plugged in with a data cable"
-            " and booted (about 30 s)? For a UART adapter or the emulator pass --port."
+            _(
+                "no Spielleiter box found (USB {identity}). Is it plugged in with a data cable"
+                " and booted (about 30 s)? For a UART adapter or the emulator pass --port."
+            ).format(identity=identity)
         )
     if len(found) > 1:
         raise NoDeviceError(
-            f"several boxes found ({', '.join(sorted(found))}): choose one with --port"
+            _("several boxes found ({ports}): choose one with --port").format(
+                ports=", ".join(sorted(found))
+            )
         )
     return found[0]
 
@@ -170,19 +175,27 @@ def _open_serial(port: str) -> serial.Serial:
         windows_busy = sys.platform == "win32" and "denied" in text.lower()
         if cause == errno.EBUSY or windows_busy or "lock" in text.lower() or "busy" in text.lower():
             raise PortBusyError(
-                f"{port} is busy: another program has it open (a serial terminal, another"
-                " spielleiter-host, or ModemManager; see docs/host.md for the udev rule)"
+                _(
+                    "{port} is busy: another program has it open (a serial terminal, another"
+                    " spielleiter-host, or ModemManager; see docs/host.md for the udev rule)"
+                ).format(port=port)
             ) from None
         if cause == errno.EACCES:
             raise PortBusyError(
-                f"no permission to open {port}: install the udev rule (docs/host.md)"
-                " or add yourself to the dialout group"
+                _(
+                    "no permission to open {port}: install the udev rule (docs/host.md)"
+                    " or add yourself to the dialout group"
+                ).format(port=port)
             ) from None
         if cause == errno.ENOENT or "no such file" in text.lower():
-            raise NoDeviceError(f"{port} does not exist: is the box plugged in?") from None
+            raise NoDeviceError(
+                _("{port} does not exist: is the box plugged in?").format(port=port)
+            ) from None
         if cause in (errno.ENOTTY, errno.EISDIR) or "inappropriate ioctl" in text.lower():
-            raise NoDeviceError(f"{port} is not a serial port: name the box's port") from None
-        raise NoDeviceError(f"cannot open {port}: {text}") from None
+            raise NoDeviceError(
+                _("{port} is not a serial port: name the box's port").format(port=port)
+            ) from None
+        raise NoDeviceError(_("cannot open {port}: {why}").format(port=port, why=text)) from None
 
 
 class Device:
@@ -218,15 +231,19 @@ class Device:
         hello = self.request("hello")
         if not isinstance(hello, dict) or "protocol" not in hello:
             raise ProtocolError(
-                f"the device on {self.name} does not speak the Spielleiter protocol"
-                f" (its hello answer was {json.dumps(hello)[:60]})"
+                _(
+                    "the device on {port} does not speak the Spielleiter protocol"
+                    " (its hello answer was {answer})"
+                ).format(port=self.name, answer=json.dumps(hello)[:60])
             )
         theirs = hello["protocol"]
         if theirs != PROTOCOL_VERSION:
             raise ProtocolError(
-                f"the box on {self.name} speaks link protocol {theirs!r}, this spielleiter-host"
-                f" speaks {PROTOCOL_VERSION}: update the older one (pip install -U spielleiter"
-                " on the laptop, or the box's software)"
+                _(
+                    "the box on {port} speaks link protocol {theirs!r}, this spielleiter-host"
+                    " speaks {ours}: update the older one (pip install -U spielleiter"
+                    " on the laptop, or the box's software)"
+                ).format(port=self.name, theirs=theirs, ours=PROTOCOL_VERSION)
             )
         self.hello = checked("hello", hello)
         return self.hello
@@ -252,18 +269,24 @@ class Device:
         try:
             line = request_line(method, params, request_id)
         except ValueError as exc:  # NaN or infinity: not JSON
-            raise UsageError(f"{method}: cannot send {exc}") from None
+            raise UsageError(
+                _("{method}: cannot send {what}").format(method=method, what=exc)
+            ) from None
         if len(line) - 1 > MAX_LINE:
             raise UsageError(
-                f"{method}: the request is {len(line) - 1} bytes; the box reads lines of at"
-                f" most {MAX_LINE} bytes (send less at once)"
+                _(
+                    "{method}: the request is {size} bytes; the box reads lines of at"
+                    " most {limit} bytes (send less at once)"
+                ).format(method=method, size=len(line) - 1, limit=MAX_LINE)
             )
         try:
             self._port.write(line)
         except serial.SerialTimeoutException:
-            raise NoAnswerError(f"{self.name} does not take data: is the box running?") from None
+            raise NoAnswerError(
+                _("{port} does not take data: is the box running?").format(port=self.name)
+            ) from None
         except serial.SerialException as exc:
-            raise NoDeviceError(f"lost {self.name}: {exc}") from None
+            raise NoDeviceError(_("lost {port}: {why}").format(port=self.name, why=exc)) from None
         return self._await(request_id, method)
 
     def _await(self, request_id: str, method: str) -> Any:
@@ -274,12 +297,16 @@ class Device:
             if line is None:
                 if strange is not None:
                     raise ProtocolError(
-                        f"the device on {self.name} does not speak the Spielleiter protocol"
-                        f" (it said {strange[:60]!r})"
+                        _(
+                            "the device on {port} does not speak the Spielleiter protocol"
+                            " (it said {said!r})"
+                        ).format(port=self.name, said=strange[:60])
                     )
                 raise NoAnswerError(
-                    f"no answer from {self.name} to {method} within {self.timeout:g} s:"
-                    " is the Spielleiter program running on the box?"
+                    _(
+                        "no answer from {port} to {method} within {seconds:g} s:"
+                        " is the Spielleiter program running on the box?"
+                    ).format(port=self.name, method=method, seconds=self.timeout)
                 )
             try:
                 message = json.loads(line)
@@ -297,7 +324,11 @@ class Device:
                 # with id null, and that answer is ours, as nothing else is in flight
                 code, text, data = rpc_error(method, message["error"])
                 raise RemoteError(
-                    code, f"the box could not read the {method} request: {text}", data
+                    code,
+                    _("the box could not read the {method} request: {why}").format(
+                        method=method, why=text
+                    ),
+                    data,
                 )
             if message.get("id") != request_id:
                 continue  # an answer to an earlier session's request
@@ -313,7 +344,9 @@ class Device:
             try:
                 data = self._port.read(max(1, self._port.in_waiting))
             except serial.SerialException as exc:
-                raise NoDeviceError(f"lost {self.name}: {exc}") from None
+                raise NoDeviceError(
+                    _("lost {port}: {why}").format(port=self.name, why=exc)
+                ) from None
             if data:
                 self._lines.extend(self._framer.feed(data))
         line = self._lines.pop(0)
@@ -326,7 +359,9 @@ def checked(method: str, result: Any) -> Any:
     if method in answers.RESULTS:
         problem = answers.problem(method, result)
         if problem is not None:
-            raise AnswerError(f"the box answered {method} with {problem}")
+            raise AnswerError(
+                _("the box answered {method} with {problem}").format(method=method, problem=problem)
+            )
     return result
 
 
@@ -343,7 +378,9 @@ def rpc_error(method: str, error: Any) -> tuple[int, str, Any]:
     came = json.dumps(error, ensure_ascii=False)
     came = came if len(came) <= 200 else came[:200] + "..."
     raise AnswerError(
-        f"the box answered {method} with an error that is not a JSON-RPC error object: {came}"
+        _(
+            "the box answered {method} with an error that is not a JSON-RPC error object: {came}"
+        ).format(method=method, came=came)
     )
 
 
@@ -353,9 +390,13 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a number of seconds").format(text=text)
+        ) from None
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} s: give more than 0 and at most 3600")
+        raise argparse.ArgumentTypeError(
+            _("{text} s: give more than 0 and at most 3600").format(text=text)
+        )
     return value
 
 
@@ -366,9 +407,13 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(
+                _("{text!r} is not a whole number").format(text=text)
+            ) from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"at least {minimum}, not {value}")
+            raise argparse.ArgumentTypeError(
+                _("at least {minimum}, not {value}").format(minimum=minimum, value=value)
+            )
         return value
 
     return parse
@@ -377,19 +422,27 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 def did_you_mean(name: str, known: Iterable[Any]) -> str:
     """ " (did you mean X?)" for a mistyped name, or "" when nothing is close."""
     close = difflib.get_close_matches(name, [str(k) for k in known], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return _(" (did you mean {name}?)").format(name=close[0]) if close else ""
 
 
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
     """--port, --timeout and --json, on every command that talks to the box."""
     parser.add_argument(
         "--port",
-        help=f"serial port or pyserial URL (default: ${PORT_ENV}, else found by USB id)",
+        help=_("serial port or pyserial URL (default: ${variable}, else found by USB id)").format(
+            variable=PORT_ENV
+        ),
     )
     parser.add_argument(
-        "--timeout", type=seconds, default=DEFAULT_TIMEOUT_S, help="seconds to wait for an answer"
+        "--timeout",
+        metavar=_("SECONDS"),
+        type=seconds,
+        default=DEFAULT_TIMEOUT_S,
+        help=_("seconds to wait for an answer"),
     )
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument(
+        "--json", action="store_true", help=_("print JSON for scripts (the same in every language)")
+    )
 
 
 def run_with_device(args: argparse.Namespace, body: Callable[[Device], int | None]) -> int:
@@ -420,11 +473,13 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(
+            _("cannot read {path}: {why}").format(path=path, why=exc.strerror or exc)
+        ) from None
     except UnicodeDecodeError:
-        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+        raise UsageError(_("cannot read {path}: it is not UTF-8 text").format(path=path)) from None
     except ValueError as exc:
-        raise UsageError(f"{path} is not JSON: {exc}") from None
+        raise UsageError(_("{path} is not JSON: {why}").format(path=path, why=exc)) from None
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -432,7 +487,9 @@ def write_file(path: Path, data: bytes) -> None:
     try:
         path.write_bytes(data)
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(
+            _("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc)
+        ) from None
 
 
 JSON_ERRORS = False
@@ -454,17 +511,19 @@ def report(exc: HostError, code: int | None = None) -> int:
 def describe(exc: HostError) -> str:
     """The message, with the bad field named for validation errors."""
     if isinstance(exc, RemoteError) and exc.code == VALIDATION_ERROR:
-        return f"refused: {exc.message}"
+        return _("refused: {why}").format(why=exc.message)
     if isinstance(exc, RemoteError) and exc.code == PIN_REQUIRED:
-        return "an admin PIN is set: give it with --pin"
+        return _("an admin PIN is set: give it with --pin")
     if isinstance(exc, RemoteError) and exc.code == PIN_LOCKED:
-        return f"{exc.message} (too many wrong PINs; at the box, Einstellungen → Admin-PIN resets)"
+        return _(
+            "{why} (too many wrong PINs; at the box, Einstellungen → Admin-PIN resets)"
+        ).format(why=exc.message)
     return exc.message
 
 
 def add_pin_arg(parser: argparse.ArgumentParser) -> None:
     """--pin on a command that changes data on the box."""
-    parser.add_argument("--pin", help="the admin PIN, once one is set (asked for at a terminal)")
+    parser.add_argument("--pin", help=_("the admin PIN, once one is set (asked for at a terminal)"))
 
 
 def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> Any:
@@ -476,4 +535,4 @@ def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> A
     except RemoteError as exc:
         if exc.code != PIN_REQUIRED or not sys.stdin.isatty():
             raise
-    return box.call(method, pin=getpass.getpass("admin PIN: "), **params)
+    return box.call(method, pin=getpass.getpass(_("admin PIN: ")), **params)

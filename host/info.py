@@ -6,11 +6,12 @@ import argparse
 from typing import Any
 
 from .device import Device, add_connection_args, run_with_device
+from .i18n import _
 from .output import print_json, table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("info", help="firmware, hardware, uptime and current game")
+    parser = subparsers.add_parser("info", help=_("firmware, hardware, uptime and current game"))
     add_connection_args(parser)
     parser.set_defaults(func=info)
 
@@ -20,13 +21,13 @@ def info(args: argparse.Namespace) -> int:
         if args.json:
             print_json(box.hello)
             return 0
-        rows = [["port", box.name]]
+        rows = [[_("port"), box.name]]
         for key, value in sorted(box.hello.items()):
             if key == "hardware" and isinstance(value, dict):
                 rows.extend([f"hardware.{k}", v] for k, v in sorted(value.items()))
             elif key != "methods":
                 rows.append([key, value])
-        print(table(["field", "value"], rows))
+        print(table([_("field"), _("value")], rows))
         return 0
 
     return run_with_device(args, body)

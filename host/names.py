@@ -6,18 +6,21 @@ import argparse
 from typing import Any
 
 from .device import add_connection_args, add_pin_arg, call_with_pin, run_with_device
+from .i18n import _
 from .output import show, table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("names", help="list or add player names")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    lst = sub.add_parser("list", help="remembered names, most recent first")
+    parser = subparsers.add_parser("names", help=_("list or add player names"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    lst = sub.add_parser("list", help=_("remembered names, most recent first"))
     lst.set_defaults(func=names_list)
     add = sub.add_parser(
-        "add", help="add names (up to 16 characters each; umlauts and accents, no emoji)"
+        "add", help=_("add names (up to 16 characters each; umlauts and accents, no emoji)")
     )
-    add.add_argument("names", nargs="+", metavar="NAME", help='quote names with spaces: "Anna B."')
+    add.add_argument(
+        "names", nargs="+", metavar="NAME", help=_('quote names with spaces: "Anna B."')
+    )
     add_pin_arg(add)
     add.set_defaults(func=names_add)
     for p in (lst, add):
@@ -36,4 +39,5 @@ def names_add(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:
     names = result["names"]
-    return show(result, args.json, table(["name"], [[n] for n in names]) if names else "no names")
+    text = table([_("name")], [[n] for n in names]) if names else _("no names")
+    return show(result, args.json, text)

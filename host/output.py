@@ -9,18 +9,22 @@ from pathlib import Path
 from typing import Any
 
 from .device import write_file
+from .i18n import _, ngettext, yes_answers
 
 
 def confirmed(question: str, yes: bool) -> bool:
     """Ask at a terminal before something is cleared or deleted (`--yes` skips it; a
-    script without a terminal is not asked)."""
+    script without a terminal is not asked). The answer is in the tool's language:
+    "[j/N]" takes j or ja in German, "[y/N]" y or yes in English."""
     if yes or not sys.stdin.isatty():
         return True
     try:
-        answer = input(f"{question} [j/N] ")
+        # TRANSLATORS: after a question; the capital letter is what Enter alone answers
+        choices = _("[y/N]")
+        answer = input(f"{question} {choices} ")
     except EOFError:
         return False
-    return answer.strip().lower() in ("j", "ja", "y", "yes")
+    return answer.strip().lower() in yes_answers()
 
 
 def print_json(value: Any) -> None:
@@ -50,7 +54,9 @@ def saved(path: Path, what: str, as_json: bool, note: str = "", **facts: Any) ->
 
 def size_text(size: int) -> str:
     """A file's size for people: bytes, or KiB from 10 KiB on."""
-    return f"{size} bytes" if size < 10 * 1024 else f"{size // 1024} KiB"
+    if size < 10 * 1024:
+        return ngettext("{size} byte", "{size} bytes", size).format(size=size)
+    return _("{size} KiB").format(size=size // 1024)
 
 
 def write_text(text: str, output: Path | None) -> None:
@@ -87,7 +93,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _cell(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
         return "-"
     if isinstance(value, dict | list):

@@ -16,23 +16,38 @@ from .device import (
     report,
     run_with_device,
 )
+from .i18n import _, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table, write_text
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("records", help="list, download or delete game records")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    lst = sub.add_parser("list", help="the newest records first")
-    lst.add_argument("--limit", type=int, default=100, help="at most this many (1 to 1000)")
+    parser = subparsers.add_parser("records", help=_("list, download or delete game records"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    lst = sub.add_parser("list", help=_("the newest records first"))
+    lst.add_argument(
+        "--limit", type=int, default=100, metavar="N", help=_("at most this many (1 to 1000)")
+    )
     lst.set_defaults(func=records_list)
-    get = sub.add_parser("get", help="one record as JSON (docs/records.md)")
-    get.add_argument("id", type=int, help="the record's id from `records list`")
-    get.add_argument("-o", "--output", type=Path, help="write it to this file")
+    get = sub.add_parser("get", help=_("one record as JSON (docs/records.md)"))
+    get.add_argument(
+        "id",
+        type=int,
+        metavar=pgettext("metavar", "id"),
+        help=_("the record's id from `records list`"),
+    )
+    get.add_argument(
+        "-o", "--output", type=Path, metavar=_("FILE"), help=_("write it to this file")
+    )
     get.set_defaults(func=records_get)
-    delete = sub.add_parser("delete", help="delete a record (needs the admin PIN)")
-    delete.add_argument("id", type=int, help="the record's id from `records list`")
-    delete.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
-    delete.add_argument("--yes", action="store_true", help="do not ask at a terminal first")
+    delete = sub.add_parser("delete", help=_("delete a record (needs the admin PIN)"))
+    delete.add_argument(
+        "id",
+        type=int,
+        metavar=pgettext("metavar", "id"),
+        help=_("the record's id from `records list`"),
+    )
+    delete.add_argument("--pin", help=_("the admin PIN (asked for at a terminal when needed)"))
+    delete.add_argument("--yes", action="store_true", help=_("do not ask at a terminal first"))
     delete.set_defaults(func=records_delete)
     for p in (lst, get, delete):
         add_connection_args(p)
@@ -51,15 +66,12 @@ def records_list(args: argparse.Namespace) -> int:
                 time.strftime("%Y-%m-%d %H:%M", time.localtime(r["started"])),
                 ", ".join(r["seats"]),
                 r["actions"],
-                "finished" if r["finished"] else "abandoned" if r["abandoned"] else "open",
+                _("finished") if r["finished"] else _("abandoned") if r["abandoned"] else _("open"),
             ]
             for r in result["records"]
         ]
-        print(
-            table(["id", "game", "started", "seats", "actions", "state"], rows)
-            if rows
-            else "no records"
-        )
+        headers = [_("id"), _("game"), _("started"), _("seats"), _("actions"), _("state")]
+        print(table(headers, rows) if rows else _("no records"))
         return 0
 
     return run_with_device(args, body)
@@ -73,18 +85,22 @@ def records_get(args: argparse.Namespace) -> int:
         if args.output is None:
             return 0
         actions = len(record.get("actions") or [])
-        what = f"record {args.id} ({record.get('game')}, {actions} actions)"
+        what = ngettext(
+            "record {id} ({game}, {actions} action)",
+            "record {id} ({game}, {actions} actions)",
+            actions,
+        ).format(id=args.id, game=record.get("game"), actions=actions)
         return saved(args.output, what, args.json, id=args.id, game=record.get("game"))
 
     return run_with_device(args, body)
 
 
 def records_delete(args: argparse.Namespace) -> int:
-    if not confirmed(f"Delete record {args.id} from the box?", args.yes):
-        return report(HostError("nothing deleted"))
+    if not confirmed(_("Delete record {id} from the box?").format(id=args.id), args.yes):
+        return report(HostError(_("nothing deleted")))
 
     def body(box: Device) -> int:
         result = call_with_pin(box, "records.delete", args.pin, id=args.id)
-        return show(result, args.json, f"deleted record {result['deleted']}")
+        return show(result, args.json, _("deleted record {id}").format(id=result["deleted"]))
 
     return run_with_device(args, body)

@@ -29,6 +29,7 @@ from typing import IO, Any
 from spielleiter import __version__
 
 from .device import whole_number
+from .i18n import N_, _
 
 MAX_RESTARTS = 8
 """Local pools rebuilt after a worker died, before the run gives up."""
@@ -42,8 +43,18 @@ class Stopped(RuntimeError):
     """The run was stopped (Ctrl-C); finished items are kept in the results file."""
 
     def __init__(self, done: int, total: int, results: Path | None) -> None:
-        kept = f"; {done} kept in {results}, run the same command again to go on" if results else ""
-        super().__init__(f"stopped after {done} of {total} items{kept}")
+        kept = (
+            _("; {done} kept in {file}, run the same command again to go on").format(
+                done=done, file=results
+            )
+            if results
+            else ""
+        )
+        super().__init__(
+            _("stopped after {done} of {total} items{kept}").format(
+                done=done, total=total, kept=kept
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -57,7 +68,8 @@ class Plan:
     work: Callable[[int], Any]
     """A picklable function (module level, or a partial of one): item number -> result."""
     games_per_item: int = 1
-    unit: str = "games"
+    unit: str = N_("games")
+    """What the progress bar counts, in English (the bar shows it translated)."""
 
 
 @dataclass
@@ -74,18 +86,21 @@ class Options:
 
 def add_arguments(parser: Any) -> None:
     """The options every long-running command shares."""
-    parser.add_argument(
-        "--jobs", type=whole_number(1), default=1, help="local worker processes"
-    )
+    parser.add_argument("--jobs", type=whole_number(1), default=1, help=_("local worker processes"))
     parser.add_argument(
         "--cluster",
         default="",
         metavar="ADDRESS",
-        help="run on a Dask scheduler (tcp://host:8786), or local:N for a local cluster"
-        " of N workers (needs the `cluster` extra)",
+        help=_(
+            "run on a Dask scheduler (tcp://host:8786), or local:N for a local cluster"
+            " of N workers (needs the `cluster` extra)"
+        ),
     )
     parser.add_argument(
-        "--results", type=Path, metavar="FILE", help="keep finished work here; a re-run goes on"
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help=_("keep finished work here; a re-run goes on"),
     )
 
 
@@ -93,7 +108,7 @@ def options_from(args: Any, json_mode: bool) -> Options:
     """Options from parsed arguments: a progress bar on a terminal, never under --json."""
     quiet = json_mode or getattr(args, "no_progress", False)
     if args.cluster and args.jobs != 1:
-        raise RunError("--jobs and --cluster: choose one")
+        raise RunError(_("--jobs and --cluster: choose one"))
     return Options(
         jobs=args.jobs,
         cluster=args.cluster,
@@ -140,19 +155,27 @@ def _load(plan: Plan, path: Path | None) -> dict[int, Any]:
         lines = path.read_text(encoding="utf-8").splitlines()
         header = json.loads(lines[0]) if lines else {}
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunError(f"{path}: not a results file ({exc})") from None
+        raise RunError(_("{path}: not a results file ({why})").format(path=path, why=exc)) from None
     if not isinstance(header, dict) or "params" not in header:
-        raise RunError(f"{path}: not a results file of spielleiter-host")
+        raise RunError(_("{path}: not a results file of spielleiter-host").format(path=path))
     want = json.loads(json.dumps(_header(plan)))
+    here_there = _("{name} {here!r} here, {there!r} there")
     differences = [
-        f"{key} {want['params'].get(key)!r} here, {header['params'].get(key)!r} there"
+        here_there.format(name=key, here=want["params"].get(key), there=header["params"].get(key))
         for key in sorted(set(want["params"]) | set(header["params"]))
         if want["params"].get(key) != header["params"].get(key)
     ]
     if header.get("command") != plan.command:
-        differences.insert(0, f"command {plan.command!r} here, {header.get('command')!r} there")
+        command = _("command")
+        differences.insert(
+            0, here_there.format(name=command, here=plan.command, there=header.get("command"))
+        )
     if differences:
-        raise RunError(f"{path} holds results of other parameters: {'; '.join(differences)}")
+        raise RunError(
+            _("{path} holds results of other parameters: {differences}").format(
+                path=path, differences="; ".join(differences)
+            )
+        )
     done: dict[int, Any] = {}
     for line in lines[1:]:
         try:
@@ -177,7 +200,7 @@ def _open_results(plan: Plan, path: Path | None, fresh: bool) -> IO[str] | None:
             sink.write("\n")
         return sink
     except OSError as exc:
-        raise RunError(f"{path}: {exc.strerror or exc}") from None
+        raise RunError(f"{path}: {exc.strerror or exc}") from None  # the system's words
 
 
 # --- where the work runs -----------------------------------------------------------------
@@ -218,7 +241,11 @@ def _processes(plan: Plan, pending: list[int], jobs: int) -> Iterator[tuple[int,
         if broken:
             restarts += 1
             if restarts > MAX_RESTARTS:
-                raise RunError(f"worker processes kept dying ({restarts} times); {len(left)} left")
+                raise RunError(
+                    _("worker processes kept dying ({restarts} times); {left} left").format(
+                        restarts=restarts, left=len(left)
+                    )
+                )
 
 
 def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, Any]]:
@@ -227,8 +254,10 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RunError(
-            "--cluster needs Dask: pip install 'spielleiter[cluster]'"
-            " (or .[cluster] in a checkout)"
+            _(
+                "--cluster needs Dask: pip install 'spielleiter[cluster]'"
+                " (or .[cluster] in a checkout)"
+            )
         ) from None
     cluster = None
     try:
@@ -236,7 +265,9 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
             count = address.partition(":")[2]
             workers = int(count) if count.isdigit() else 0
             if workers < 1:
-                raise RunError(f"--cluster {address}: local:N needs N >= 1 workers")
+                raise RunError(
+                    _("--cluster {address}: local:N needs N >= 1 workers").format(address=address)
+                )
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
             )
@@ -244,7 +275,11 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
         else:
             client = Client(address, timeout=5)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise RunError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
+        raise RunError(
+            _("--cluster {address}: cannot reach the scheduler ({why})").format(
+                address=address, why=exc
+            )
+        ) from None
     try:
         _check_versions(client)
         futures = {client.submit(plan.work, i, pure=False): i for i in pending}
@@ -252,7 +287,11 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
             try:
                 result = future.result()
             except Exception as exc:  # the task failed on every worker Dask tried
-                raise RunError(f"item {futures[future]} failed on the cluster: {exc}") from exc
+                raise RunError(
+                    _("item {item} failed on the cluster: {why}").format(
+                        item=futures[future], why=exc
+                    )
+                ) from exc
             yield futures[future], result
     finally:
         client.close()
@@ -269,10 +308,15 @@ def _check_versions(client: Any) -> None:
     versions = client.run(project_version)
     other = {worker: v for worker, v in versions.items() if v != __version__}
     if other:
-        names = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
-        raise RunError(f"workers run another spielleiter than this {__version__}: {names}")
+        has = _("{worker} has {version}")
+        names = ", ".join(has.format(worker=w, version=v) for w, v in sorted(other.items()))
+        raise RunError(
+            _("workers run another spielleiter than this {version}: {workers}").format(
+                version=__version__, workers=names
+            )
+        )
     if not versions:
-        raise RunError("the cluster has no workers")
+        raise RunError(_("the cluster has no workers"))
 
 
 # --- the progress bar ----------------------------------------------------------------------
@@ -298,7 +342,7 @@ class Progress:
             self.shown = True
 
     def line(self, elapsed: float) -> str:
-        """The bar: "[######......] 120/600 games  8.1/s  0:59 left"."""
+        """The bar: "[######......] 120/600 games  8.1/s  0:59 left" (in the tool's language)."""
         width = 24
         total = self.plan.count * self.plan.games_per_item
         games = self.done * self.plan.games_per_item
@@ -307,7 +351,9 @@ class Progress:
         left = (total - games) / rate if rate > 0 else math.inf
         eta = "?" if math.isinf(left) else f"{int(left) // 60}:{int(left) % 60:02d}"
         bar = "#" * filled + "." * (width - filled)
-        return f"[{bar}] {games}/{total} {self.plan.unit}  {rate:.1f}/s  {eta} left"
+        return _("[{bar}] {done}/{total} {unit}  {rate:.1f}/s  {eta} left").format(
+            bar=bar, done=games, total=total, unit=_(self.plan.unit), rate=rate, eta=eta
+        )
 
     def close(self) -> None:
         if self.shown and self.stream is not None:

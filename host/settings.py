@@ -20,22 +20,30 @@ from .device import (
     report,
     run_with_device,
 )
+from .i18n import _
 from .output import print_json, table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("settings", help="show or change the box's settings")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    get = sub.add_parser("get", help="show settings (all, or the keys named)")
-    get.add_argument("keys", nargs="*", metavar="KEY", help="e.g. clock.seconds (default: all)")
+    parser = subparsers.add_parser("settings", help=_("show or change the box's settings"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    get = sub.add_parser("get", help=_("show settings (all, or the keys named)"))
+    get.add_argument(
+        "keys", nargs="*", metavar=_("KEY"), help=_("e.g. clock.seconds (default: all)")
+    )
     add_connection_args(get)
     get.set_defaults(func=settings_get)
-    put = sub.add_parser("set", help="change settings, all or nothing")
-    put.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
-    put.add_argument("--file", type=Path, help="a JSON object of settings (e.g. from get --json)")
+    put = sub.add_parser("set", help=_("change settings, all or nothing"))
     put.add_argument(
-        "--pin", help="the admin PIN, once one is set (asked for at a terminal)"
+        "assignments", nargs="*", metavar=_("KEY=VALUE"), help=_("VALUE is JSON or text")
     )
+    put.add_argument(
+        "--file",
+        type=Path,
+        metavar=_("FILE"),
+        help=_("a JSON object of settings (e.g. from get --json)"),
+    )
+    put.add_argument("--pin", help=_("the admin PIN, once one is set (asked for at a terminal)"))
     add_connection_args(put)
     put.set_defaults(func=settings_set)
 
@@ -46,13 +54,15 @@ def settings_get(args: argparse.Namespace) -> int:
         values = result["settings"]
         if "admin.pin" in args.keys:
             raise HostError(
-                "the box never shows the admin PIN; `settings get` says whether one is set"
+                _("the box never shows the admin PIN; `settings get` says whether one is set")
             )
         unknown = [k for k in args.keys if k not in values]
         if unknown:
             hints = "".join(did_you_mean(k, values) for k in unknown)
             raise HostError(
-                f"no such setting: {', '.join(unknown)}{hints} (`settings get` lists them all)"
+                _("no such setting: {keys}{hints} (`settings get` lists them all)").format(
+                    keys=", ".join(unknown), hints=hints
+                )
             )
         keys = args.keys or sorted(values)
         if args.json:
@@ -62,13 +72,13 @@ def settings_get(args: argparse.Namespace) -> int:
             [
                 k,
                 _show(values[k]),
-                "" if values[k] == result["defaults"].get(k) else "changed",
+                "" if values[k] == result["defaults"].get(k) else _("changed"),
                 result["help"].get(k, ""),
             ]
             for k in keys
         ]
-        print(table(["setting", "value", "changed", "meaning"], rows))
-        print(f"admin PIN: {'set' if result['pin_set'] else 'not set'}")
+        print(table([_("setting"), _("value"), _("changed"), _("meaning")], rows))
+        print(_("admin PIN: set") if result["pin_set"] else _("admin PIN: not set"))
         return 0
 
     return run_with_device(args, body)
@@ -80,7 +90,7 @@ def settings_set(args: argparse.Namespace) -> int:
         for text in args.assignments:
             split_assignment(text)
         if not from_file and not args.assignments:
-            raise UsageError("nothing to set: give KEY=VALUE or --file")
+            raise UsageError(_("nothing to set: give KEY=VALUE or --file"))
     except HostError as exc:
         return report(exc)
 
@@ -96,12 +106,13 @@ def settings_set(args: argparse.Namespace) -> int:
         else:
             for key in sorted(changes):
                 if key == "admin.pin":
-                    shown = "(set)" if changes[key] else "(none: the link is open)"
+                    shown = _("(set)") if changes[key] else _("(none: the link is open)")
                 else:
                     shown = _show(result["settings"].get(key))
                 print(f"{key} = {shown}")
         if "warning" in result:
-            print(f"spielleiter-host: warning: {result['warning']}", file=sys.stderr)
+            warning = _("warning: {text}").format(text=result["warning"])
+            print(f"spielleiter-host: {warning}", file=sys.stderr)
         return 0
 
     return run_with_device(args, body)
@@ -111,7 +122,7 @@ def split_assignment(text: str) -> tuple[str, str]:
     """KEY=VALUE as (key, raw value); UsageError without a key or an "="."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
-        raise UsageError(f"{text!r}: write KEY=VALUE, e.g. clock.seconds=15")
+        raise UsageError(_("{text!r}: write KEY=VALUE, e.g. clock.seconds=15").format(text=text))
     return key.strip(), raw
 
 
@@ -142,7 +153,9 @@ def _read_file(path: Path) -> dict[str, Any]:
     if isinstance(data, dict) and isinstance(data.get("settings"), dict):
         data = data["settings"]
     if not isinstance(data, dict):
-        raise InvalidError(f"{path}: a settings file is a JSON object of key: value")
+        raise InvalidError(
+            _("{path}: a settings file is a JSON object of key: value").format(path=path)
+        )
     return data
 
 

@@ -24,6 +24,7 @@ from .device import (
     seconds,
     until_interrupted,
 )
+from .i18n import _
 from .output import print_json, table
 
 ACTIONS = CALIBRATE_ACTIONS
@@ -33,23 +34,35 @@ first, so a mistyped one gets a suggestion."""
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("spinner", help="read or calibrate the spinner")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    read = sub.add_parser("read", help="what the spinner shows now")
+    parser = subparsers.add_parser("spinner", help=_("read or calibrate the spinner"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    read = sub.add_parser("read", help=_("what the spinner shows now"))
     read.add_argument(
-        "--watch", action="store_true", help="read again every --interval (Ctrl-C ends)"
+        "--watch", action="store_true", help=_("read again every --interval (Ctrl-C ends)")
     )
-    read.add_argument("--interval", type=seconds, default=0.5, help="seconds between readings")
+    read.add_argument(
+        "--interval",
+        type=seconds,
+        default=0.5,
+        metavar=_("SECONDS"),
+        help=_("seconds between readings"),
+    )
     read.set_defaults(func=spinner_read)
     cal = sub.add_parser(
         "calibrate",
-        help="send calibration parameters (docs/spinner.md)",
-        description="Calibrate the spinner: action=zero (the arrow points at the middle of"
-        " petal 1 now), action=reset, action=boundaries readings=[16 angles], or"
-        " calibration={...} (see docs/spinner.md).",
+        help=_("send calibration parameters (docs/spinner.md)"),
+        description=_(
+            "Calibrate the spinner: action=zero (the arrow points at the middle of"
+            " petal 1 now), action=reset, action=boundaries readings=[16 angles], or"
+            " calibration={...} (see docs/spinner.md)."
+        ),
     )
-    cal.add_argument("--file", type=Path, help="a JSON object of calibration parameters")
-    cal.add_argument("assignments", nargs="*", metavar="KEY=VALUE", help="VALUE is JSON or text")
+    cal.add_argument(
+        "--file", type=Path, metavar=_("FILE"), help=_("a JSON object of calibration parameters")
+    )
+    cal.add_argument(
+        "assignments", nargs="*", metavar=_("KEY=VALUE"), help=_("VALUE is JSON or text")
+    )
     add_pin_arg(cal)
     cal.set_defaults(func=spinner_calibrate)
     for p in (read, cal):
@@ -76,7 +89,7 @@ def spinner_calibrate(args: argparse.Namespace) -> int:
     except HostError as exc:
         return report(exc)
     if not params:
-        return report(UsageError("nothing to send: give e.g. action=zero, or --file"))
+        return report(UsageError(_("nothing to send: give e.g. action=zero, or --file")))
 
     def body(box: Device) -> int:
         return _show(args, call_with_pin(box, "spinner.calibrate", args.pin, **params))
@@ -90,11 +103,13 @@ def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, A
     if path is not None:
         params = read_json(path)
         if not isinstance(params, dict):
-            raise InvalidError(f"{path}: calibration parameters are a JSON object")
+            raise InvalidError(
+                _("{path}: calibration parameters are a JSON object").format(path=path)
+            )
     for text in assignments:
         key, sep, raw = text.partition("=")
         if not sep or not key:
-            raise UsageError(f"{text!r}: write KEY=VALUE, e.g. action=zero")
+            raise UsageError(_("{text!r}: write KEY=VALUE, e.g. action=zero").format(text=text))
         try:
             params[key] = json.loads(raw)
         except ValueError:
@@ -106,31 +121,43 @@ def calibration_params(path: Path | None, assignments: list[str]) -> dict[str, A
 
 def check_calibration(params: dict[str, Any]) -> None:
     """InvalidError, naming the parameter, for what the box would not use as meant."""
-    ways = "give action=zero, action=reset, action=boundaries readings=[...] or calibration={...}"
+    ways = _(
+        "give action=zero, action=reset, action=boundaries readings=[...] or calibration={...}"
+    )
     for key in params:
         if key not in KEYS:
             hint = did_you_mean(key, KEYS)
-            raise InvalidError(f"{key}: no such calibration parameter{hint}; {ways}")
+            raise InvalidError(
+                _("{key}: no such calibration parameter{hint}; {ways}").format(
+                    key=key, hint=hint, ways=ways
+                )
+            )
     action = params.get("action")
     if "calibration" in params:
         if not isinstance(params["calibration"], dict):
-            raise InvalidError("calibration: a JSON object (as `spinner read --json` shows it)")
+            raise InvalidError(_("calibration: a JSON object (as `spinner read --json` shows it)"))
         if action is not None:
-            raise InvalidError(f"action and calibration: give one of them; {ways}")
+            raise InvalidError(
+                _("action and calibration: give one of them; {ways}").format(ways=ways)
+            )
     elif action is None:
-        raise InvalidError(f"action: missing; {ways}")
+        raise InvalidError(_("action: missing; {ways}").format(ways=ways))
     elif action not in ACTIONS:
         hint = did_you_mean(str(action), ACTIONS)
-        raise InvalidError(f"action: {action!r}{hint}: one of {', '.join(ACTIONS)}")
+        raise InvalidError(
+            _("action: {action!r}{hint}: one of {actions}").format(
+                action=action, hint=hint, actions=", ".join(ACTIONS)
+            )
+        )
     if action == "boundaries" and not isinstance(params.get("readings"), list):
-        raise InvalidError("readings: action=boundaries needs readings=[an angle per sector]")
+        raise InvalidError(_("readings: action=boundaries needs readings=[an angle per sector]"))
     if "readings" in params and action != "boundaries":
-        raise InvalidError("readings: only with action=boundaries")
+        raise InvalidError(_("readings: only with action=boundaries"))
 
 
 def _show(args: argparse.Namespace, result: Any) -> int:
     if args.json or not isinstance(result, dict):
         print_json(result)
     else:
-        print(table(["field", "value"], sorted(result.items())))
+        print(table([_("field"), _("value")], sorted(result.items())))
     return 0

@@ -27,14 +27,23 @@ from .device import (
     report,
     run_with_device,
 )
+from .i18n import _
 from .output import print_json
 
 
 def register(subparsers: Any) -> None:
     """Add `verify RECORD.json` and `verify --id N`."""
-    p = subparsers.add_parser("verify", help="check that a record's chance is what the box drew")
-    p.add_argument("record", nargs="?", type=Path, help="a record file (as `records get` saves it)")
-    p.add_argument("--id", type=int, help="the record of this id on the box instead")
+    p = subparsers.add_parser("verify", help=_("check that a record's chance is what the box drew"))
+    p.add_argument(
+        "record",
+        nargs="?",
+        type=Path,
+        metavar=_("record"),
+        help=_("a record file (as `records get` saves it)"),
+    )
+    p.add_argument(
+        "--id", type=int, metavar="N", help=_("the record of this id on the box instead")
+    )
     add_connection_args(p)
     p.set_defaults(func=_command)
 
@@ -58,18 +67,28 @@ def check(record: Record) -> dict[str, Any]:
     if verdict.ok:
         return {"ok": True, **facts}
     if verdict.index is None:
-        raise HostError(f"record of {record.game} cannot be verified: {verdict.reason}", facts)
+        raise HostError(
+            _("record of {game} cannot be verified: {why}").format(
+                game=record.game, why=verdict.reason
+            ),
+            facts,
+        )
     index, expected = verdict.index, verdict.expected
     given = record.actions[index]
     if expected is None:
         why = verdict.reason
     else:
-        why = (
-            f"action {index + 1} is {outcome_name(record, index, given)}, but the committed secret"
-            f" draws {outcome_name(record, index, expected)} there"
+        why = _(
+            "action {number} is {given}, but the committed secret draws {expected} there"
+        ).format(
+            number=index + 1,
+            given=outcome_name(record, index, given),
+            expected=outcome_name(record, index, expected),
         )
-    raise InvalidError(f"record of {record.game} is not what the box drew: {why}",
-                       {**facts, "action": given, "expected": expected})  # fmt: skip
+    raise InvalidError(
+        _("record of {game} is not what the box drew: {why}").format(game=record.game, why=why),
+        {**facts, "action": given, "expected": expected},
+    )
 
 
 def _say(result: dict[str, Any], as_json: bool, where: str) -> int:
@@ -77,23 +96,38 @@ def _say(result: dict[str, Any], as_json: bool, where: str) -> int:
         print_json(result)
         return 0
     entered = result["entered"]
-    typed = f"; {entered} entered at the table (real dice, the sensor)" if entered else ""
-    print(
-        f"{where}: {result['game']}, all {result['drawn']} chance outcomes the box drew come"
-        f" from its committed secret (commitment {result['commitment'][:16]}…){typed}"
+    typed = (
+        _("; {count} entered at the table (real dice, the sensor)").format(count=entered)
+        if entered
+        else ""
     )
+    text = _(
+        "{where}: {game}, all {drawn} chance outcomes the box drew come"
+        " from its committed secret (commitment {commitment}…){entered}"
+    ).format(
+        where=where,
+        game=result["game"],
+        drawn=result["drawn"],
+        commitment=result["commitment"][:16],
+        entered=typed,
+    )
+    print(text)
     return 0
 
 
 def _command(args: argparse.Namespace) -> int:
     if (args.record is None) == (args.id is None):
-        return report(UsageError("verify: name a record file or --id N, one of them (see --help)"))
+        return report(
+            UsageError(_("verify: name a record file or --id N, one of them (see --help)"))
+        )
     if args.record is not None:
         try:
             record = Record.from_json(read_json(args.record))
             return _say(check(record), args.json, str(args.record))
         except RecordError as exc:
-            return report(InvalidError(f"{args.record} is not a record: {exc}"))
+            return report(
+                InvalidError(_("{path} is not a record: {why}").format(path=args.record, why=exc))
+            )
         except HostError as exc:
             return report(exc)
 
@@ -101,12 +135,16 @@ def _command(args: argparse.Namespace) -> int:
         data = box.call("records.get", id=args.id)["record"]
         if "withheld" in data or None in (data.get("actions") or []):
             raise HostError(
-                f"record {args.id} is a match still running: its chance is revealed when it ends"
+                _(
+                    "record {id} is a match still running: its chance is revealed when it ends"
+                ).format(id=args.id)
             )
         try:
             record = Record.from_json(data)
         except RecordError as exc:
-            raise InvalidError(f"record {args.id} is not a record: {exc}") from None
-        return _say(check(record), args.json, f"record {args.id}")
+            raise InvalidError(
+                _("record {id} is not a record: {why}").format(id=args.id, why=exc)
+            ) from None
+        return _say(check(record), args.json, _("record {id}").format(id=args.id))
 
     return run_with_device(args, body)

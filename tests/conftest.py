@@ -27,6 +27,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """spielleiter-host speaks English in this test, as under an English locale (it speaks
+    German by default; tests/test_host_i18n.py checks both)."""
+    from spielleiter_host import i18n
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    i18n.use("en")
+    yield
+    i18n.use(None)
+
+
+@pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
     """An empty store in a temporary data directory, closed after the test."""
     opened = Store.open(tmp_path / "data")

@@ -31,6 +31,8 @@ from spielleiter_host import answers
 from spielleiter_host.cli import main
 from spielleiter_host.device import EXIT_ANSWER
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 HOST = Path(__file__).resolve().parent.parent / "host"
 BACKUP = b"SQLite format 3\x00" + bytes(200)
 

@@ -24,6 +24,8 @@ from spielleiter_host import device as host_device
 from spielleiter_host.cli import main
 from spielleiter_host.device import UsbIdentity, find_port, usb_identity
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 GAME = "testspiel"
 
 

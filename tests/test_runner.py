@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from spielleiter_host import cli, runner, tournament
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 
 def square(i: int) -> int:
     return i * i

@@ -16,6 +16,8 @@ from spielleiter_host import cli
 from spielleiter_host.replay import replay_text
 from spielleiter_host.tournament import Setup, run, win_shares
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 
 def test_a_short_match_of_normal_against_two_leicht():
     setup = Setup("speedtombola", ("normal", "leicht", "leicht"), seed=1)

@@ -15,6 +15,8 @@ from spielleiter.store import Store
 from spielleiter_host.cli import main
 from test_draws import new_match, play
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 GAMES = catalog.names()
 
 

@@ -1,0 +1,435 @@
+"""spielleiter-host speaks German by default and English on request: every message comes
+from the German catalog (a message the catalog lacks fails here), the locale or --lang
+chooses, help and usage errors are German too, a confirmation asks [j/N] or [y/N], and
+what --json prints is the same in both languages."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import re
+import string
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import test_host_every_command as every
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import read_po
+from spielleiter.store import Store
+from spielleiter_host import i18n
+from spielleiter_host.cli import main
+from spielleiter_host.output import confirmed
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = ROOT / "host" / "locale" / "de" / "LC_MESSAGES" / "spielleiter_host.po"
+
+box = every.box
+places = every.places
+
+
+def message_sources() -> list[Path]:
+    """The files `make messages` extracts: host/ and the games' laptop commands."""
+    return sorted((ROOT / "host").rglob("*.py")) + sorted(ROOT.glob("firmware/games/*/laptop.py"))
+
+
+def extracted() -> dict[tuple[str | None, str | tuple[str, str]], list[str]]:
+    """Every message marked in the sources, as Babel's extractor finds it: (context, msgid
+    or (singular, plural)) -> where it is."""
+    found: dict[tuple[str | None, str | tuple[str, str]], list[str]] = {}
+    for path in message_sources():
+        for line, message, _comments, context in extract_from_file(
+            "python", path, keywords=DEFAULT_KEYWORDS
+        ):
+            key = message if isinstance(message, str) else (message[0], message[1])
+            where = f"{path.relative_to(ROOT)}:{line}"
+            found.setdefault((context, key), []).append(where)
+    return found
+
+
+def german_catalog():  # noqa: ANN201 - a babel Catalog
+    with CATALOG.open("rb") as po:
+        return read_po(po)
+
+
+def translated(message) -> bool:  # noqa: ANN001 - a babel Message
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return not message.fuzzy and bool(strings) and all(strings)
+
+
+@pytest.fixture
+def locale(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A German locale, unless a test sets another; the language chosen afresh after it."""
+    for variable in i18n.LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    yield
+    i18n.use(None)
+
+
+# --- the catalog ----------------------------------------------------------------------
+
+
+def test_every_message_in_the_source_has_a_german_translation() -> None:
+    catalog = german_catalog()
+    missing = []
+    for (context, msgid), where in extracted().items():
+        entry = catalog.get(msgid, context=context)
+        if entry is None or not translated(entry):
+            missing.append(f"{where[0]}: {msgid!r}")
+    assert not missing, (
+        "messages without a German translation (run `make messages`, translate them in "
+        f"{CATALOG.relative_to(ROOT)}):\n" + "\n".join(missing)
+    )
+
+
+def test_the_catalog_holds_no_message_the_source_no_longer_has() -> None:
+    marked = set(extracted())
+    stale = [
+        m.id
+        for m in german_catalog()
+        if m.id and (m.context, m.id if isinstance(m.id, str) else tuple(m.id)) not in marked
+    ]
+    assert not stale, f"run `make messages`: the catalog still has {stale}"
+
+
+def placeholders(text: str) -> list[tuple[str, str | None, str | None]]:
+    """The {name!r:spec} fields and %-specifiers a message fills in."""
+    fields = [
+        (name, conversion, spec)
+        for _literal, name, spec, conversion in string.Formatter().parse(text)
+        if name is not None
+    ]
+    return sorted(fields + [(m, None, None) for m in re.findall(r"%(?:\(\w+\))?[sdr]", text)])
+
+
+def test_a_translation_fills_in_what_its_message_fills_in() -> None:
+    wrong = []
+    for message in german_catalog():
+        if not message.id or not translated(message):
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        for text in strings:
+            if placeholders(text) not in [placeholders(i) for i in ids]:
+                wrong.append((message.id, text))
+    assert not wrong
+
+
+def test_the_tool_reads_the_catalog_as_babel_does() -> None:
+    """The tool reads the .po itself (no Babel on a laptop that only runs it): the same
+    entries as Babel's reader."""
+    expected: dict[str | tuple[str, str], str | list[str]] = {}
+    for m in german_catalog():
+        if not m.id or not translated(m):
+            continue
+        if isinstance(m.id, str):
+            expected[f"{m.context}\x04{m.id}" if m.context else m.id] = m.string
+        else:
+            expected[(m.id[0], m.id[1])] = list(m.string)
+    read = i18n.read_po(CATALOG.read_text("utf-8"))
+    header = read.pop("")
+    assert read == expected
+    assert "Plural-Forms: nplurals=2; plural=(n != 1);" in header
+
+
+def test_the_reader_leaves_out_fuzzy_and_untranslated_entries_and_takes_plurals() -> None:
+    text = "\n".join(
+        [
+            'msgid ""',
+            'msgstr "Content-Type: text/plain; charset=utf-8\\n"',
+            "",
+            "#, fuzzy, python-brace-format",
+            'msgid "old {x}"',
+            'msgstr "alt {x}"',
+            "",
+            'msgid "new"',
+            'msgstr ""',
+            "",
+            "#: host/x.py",
+            'msgid "a \\"quoted\\" line"',
+            'msgstr ""',
+            '"eine \\"zitierte\\" "',
+            '"Zeile"',
+            'msgid "{n} game"',
+            'msgid_plural "{n} games"',
+            'msgstr[0] "{n} Spiel"',
+            'msgstr[1] "{n} Spiele"',
+            '#~ msgid "gone"',
+            '#~ msgstr "weg"',
+        ]
+    )
+    entries = i18n.read_po(text)
+    assert entries.keys() == {"", 'a "quoted" line', ("{n} game", "{n} games")}
+    assert entries['a "quoted" line'] == 'eine "zitierte" Zeile'
+    assert entries[("{n} game", "{n} games")] == ["{n} Spiel", "{n} Spiele"]
+
+
+def test_every_module_that_speaks_is_extracted() -> None:
+    """A module that takes `_` from the i18n module is among the files `make messages`
+    reads (the Makefile names host/ and firmware/games/*/laptop.py)."""
+    sources = set(message_sources())
+    speaking = [
+        path
+        for path in [*ROOT.glob("host/**/*.py"), *ROOT.glob("firmware/**/*.py")]
+        if re.search(r"from (\.|spielleiter_host\.)i18n import", path.read_text("utf-8"))
+    ]
+    assert speaking and not [p for p in speaking if p not in sources]
+    makefile = (ROOT / "Makefile").read_text("utf-8")
+    assert "host $(wildcard firmware/games/*/laptop.py)" in makefile
+
+
+def test_the_catalog_ships_with_the_package() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    patterns = project["tool"]["setuptools"]["package-data"]["spielleiter_host"]
+    inside = CATALOG.relative_to(ROOT / "host")
+    assert any(inside.match(p) for p in patterns)
+    assert i18n.catalog_text("de") == CATALOG.read_text("utf-8")
+
+
+# --- which language -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "language"),
+    [
+        ([], {}, "de"),
+        ([], {"LANG": "C"}, "de"),
+        ([], {"LANG": "C.UTF-8"}, "de"),
+        ([], {"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"}, "de"),
+        ([], {"LANG": "en_US.UTF-8"}, "en"),
+        ([], {"LANG": "en"}, "en"),
+        ([], {"LANG": "de_DE.UTF-8"}, "de"),
+        ([], {"LANG": "fr_FR.UTF-8"}, "de"),
+        ([], {"LANGUAGE": "", "LC_ALL": "en_GB.UTF-8", "LANG": "de_DE.UTF-8"}, "en"),
+        ([], {"LC_MESSAGES": "de_AT.UTF-8", "LANG": "en_US.UTF-8"}, "de"),
+        ([], {"LANGUAGE": "fr:en_GB:de", "LANG": "de_DE.UTF-8"}, "en"),
+        ([], {"LANGUAGE": "de_CH:en", "LANG": "en_US.UTF-8"}, "de"),
+        ([], {"LANGUAGE": "fr", "LANG": "en_US.UTF-8"}, "de"),
+        (["info", "--lang", "en"], {"LANG": "de_DE.UTF-8"}, "en"),
+        (["--lang=de", "info"], {"LANGUAGE": "en"}, "de"),
+        (["info", "--lang", "fr"], {"LANG": "en_US.UTF-8"}, "en"),
+    ],
+)
+def test_the_language_is_lang_else_the_locale_else_german(
+    argv: list[str], environ: dict[str, str], language: str
+) -> None:
+    assert i18n.choose(argv, environ) == language
+
+
+def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_help_is_german_by_default_and_english_with_lang_en(locale, capsys) -> None:
+    german = help_of(["--help"], capsys)
+    assert german.startswith("Aufruf: spielleiter-host [-h] [--lang {de,en}] BEFEHL ...")
+    assert "Mit einer Spielleiter-Box über ihr USB-Kabel sprechen" in german
+    assert "Optionen:\n  -h, --help" in german and "diese Hilfe zeigen und beenden" in german
+    english = help_of(["--help", "--lang", "en"], capsys)
+    assert english.startswith("usage: spielleiter-host [-h] [--lang {de,en}] COMMAND ...")
+    assert "Talk to a Spielleiter box over its USB cable; offline tools." in english
+    assert "show this help message and exit" in english
+    command = help_of(["records", "delete", "--help"], capsys)
+    assert re.search(r"--yes +am Terminal nicht erst fragen", command)
+    assert "--timeout SEKUNDEN" in command
+    english = help_of(["records", "delete", "--help", "--lang", "en"], capsys)
+    assert re.search(r"--yes +do not ask at a terminal first", english)
+
+
+def test_an_english_locale_gives_english(locale, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert help_of(["--help"], capsys).startswith("usage: ")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert help_of(["--help"], capsys).startswith("Aufruf: ")
+
+
+# --- usage errors -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "german", "english"),
+    [
+        (
+            ["records", "get"],
+            "records get: diese Argumente fehlen: nr (siehe --help)",
+            "records get: the following arguments are required: id (see --help)",
+        ),
+        (
+            ["recrods", "list"],
+            "unbekannter Befehl 'recrods' (gemeint: records?); zur Wahl stehen",
+            "unknown command 'recrods' (did you mean records?); choose from",
+        ),
+        (
+            ["records", "lst"],
+            "records: unbekannte Aktion 'lst' (gemeint: list?)",
+            "records: unknown action 'lst' (did you mean list?)",
+        ),
+        (
+            ["records", "list", "--limit", "x"],
+            "Argument --limit: ungültiger int-Wert: 'x'",
+            "argument --limit: invalid int value: 'x'",
+        ),
+        (
+            ["info", "--timeout", "0"],
+            "Argument --timeout: 0 s: mehr als 0 und höchstens 3600 angeben (siehe --help)",
+            "argument --timeout: 0 s: give more than 0 and at most 3600 (see --help)",
+        ),
+        (
+            ["names", "list", "--bogus"],
+            "names list: unbekannte Argumente: --bogus (siehe --help)",
+            "names list: unrecognized arguments: --bogus (see --help)",
+        ),
+        (
+            ["settings", "set"],
+            "nichts zu setzen: SCHLÜSSEL=WERT oder --file angeben",
+            "nothing to set: give KEY=VALUE or --file",
+        ),
+    ],
+)
+def test_a_usage_error_is_in_the_language_asked_for(
+    argv: list[str], german: str, english: str, locale, capsys
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spielleiter-host: ") and german in err and len(err.splitlines()) == 1
+    assert main([*argv, "--lang", "en"]) == 2
+    assert english in capsys.readouterr().err
+
+
+def test_lang_takes_only_a_language_with_a_catalog(locale, capsys) -> None:
+    assert main(["info", "--lang", "fr"]) == 2
+    assert (
+        "Argument --lang: ungültige Wahl: 'fr'; zur Wahl stehen de, en" in capsys.readouterr().err
+    )
+
+
+def test_an_abbreviated_lang_is_heard_too(locale, capsys) -> None:
+    assert main(["records", "get", "--la", "en"]) == 2
+    assert "the following arguments are required: id" in capsys.readouterr().err
+
+
+# --- confirmations --------------------------------------------------------------------
+
+
+class Terminal:
+    """Standard input at a terminal, where the person answers `answer`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+        self.asked: list[str] = []
+        monkeypatch.setattr(sys, "stdin", self)
+        monkeypatch.setattr(builtins, "input", self.input)
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def input(self, prompt: str) -> str:
+        self.asked.append(prompt)
+        return self.answer
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "yes"),
+    [
+        ("de", "j", True), ("de", "Ja", True), ("de", " ja ", True), ("de", "y", False),
+        ("de", "", False), ("de", "n", False),
+        ("en", "y", True), ("en", "YES", True), ("en", "j", False), ("en", "", False),
+    ],
+)  # fmt: skip
+def test_a_confirmation_takes_the_answers_of_its_language(
+    language: str, answer: str, yes: bool, monkeypatch, locale
+) -> None:
+    terminal = Terminal(monkeypatch, answer)
+    i18n.use(language)
+    assert confirmed("Really?", yes=False) is yes
+    assert terminal.asked == ["Really? [j/N] " if language == "de" else "Really? [y/N] "]
+
+
+def test_deleting_a_record_asks_in_german(monkeypatch, locale, capsys) -> None:
+    terminal = Terminal(monkeypatch, "y")
+    assert main(["records", "delete", "3"]) == 1
+    assert terminal.asked == ["Partie 3 von der Box löschen? [j/N] "]
+    assert capsys.readouterr().err == "spielleiter-host: nichts gelöscht\n"
+    terminal.answer = "n"
+    assert main(["records", "delete", "3", "--lang", "en"]) == 1
+    assert terminal.asked[-1] == "Delete record 3 from the box? [y/N] "
+    assert capsys.readouterr().err == "spielleiter-host: nothing deleted\n"
+
+
+# --- German at the box, the same JSON in both languages ---------------------------------------
+
+
+def run(argv: list[str], port: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main([*argv, "--port", port, "--timeout", "3"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_main_commands_speak_german(box: tuple[str, Store], locale, capsys) -> None:
+    port = box[0]
+    code, out, _ = run(["records", "list"], port, capsys)
+    assert code == 0 and out.startswith("Nr.  Spiel ")
+    assert "begonnen" in out and "Plätze" in out and "Aktionen" in out and "offen" in out
+    code, out, _ = run(["settings", "get"], port, capsys)
+    assert out.startswith("Einstellung ") and "Bedeutung" in out
+    assert out.endswith("Admin-PIN: nicht gesetzt\n")
+    code, out, _ = run(["names", "list"], port, capsys)
+    assert out.splitlines()[0] == "Name"
+    code, _, err = run(["records", "get", "1", "-o", "/nonexistent/r.json"], port, capsys)
+    assert code == 2 and err.startswith("spielleiter-host: /nonexistent/r.json lässt sich nicht")
+    code, _, err = run(["settings", "get", "clock.secnds"], port, capsys)
+    assert "keine solche Einstellung: clock.secnds (gemeint: clock.seconds?)" in err
+
+
+SUCCEEDING = [
+    "info", "settings get", "records list", "names list", "spinner read", "boards list",
+    "leaderboard",
+]  # fmt: skip
+
+
+def same_json_in_both(
+    command: str, argv: list[str], port: str, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> tuple[int, str, str]:
+    """The command under --json in German, with --lang en and in an English locale: the
+    same exit code and the same output (what it printed in German)."""
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = every.run(command, [*argv, "--json"], port, capsys)
+    english = every.run(command, [*argv, "--json", "--lang", "en"], port, capsys)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    by_locale = every.run(command, [*argv, "--json"], port, capsys)
+
+    def steady(out: str) -> str:  # the uptime goes on between the calls
+        return re.sub(r'"uptime_s": [0-9.e+-]+', '"uptime_s": 0', out)
+
+    assert german[0] == english[0] == by_locale[0]
+    assert steady(german[1]) == steady(english[1]) == steady(by_locale[1]), argv
+    return german
+
+
+@pytest.mark.parametrize("command", SUCCEEDING)
+def test_json_is_the_same_in_both_languages(
+    command: str, box: tuple[str, Store], locale, monkeypatch, capsys
+) -> None:
+    code, out, _ = same_json_in_both(command, [], box[0], capsys, monkeypatch)
+    assert code == 0 and json.loads(out)
+
+
+@pytest.mark.parametrize(
+    ("command", "argv", "expected"),
+    every.CASES,
+    ids=[f"{c} {' '.join(a)}" for c, a, _ in every.CASES],
+)
+def test_a_json_error_is_the_same_in_both_languages(
+    command: str, argv: list[str], expected: int, places: dict[str, str],
+    box: tuple[str, Store], locale, monkeypatch, capsys,
+) -> None:  # fmt: skip
+    record = str(box[1].records()[0].id)
+    filled = [a.format(**places, record=record) for a in argv]
+    code, out, err = same_json_in_both(command, filled, box[0], capsys, monkeypatch)
+    assert json.loads(out)["error"] == err.strip().removeprefix("spielleiter-host: ")
