@@ -22,6 +22,7 @@ from typing import Any
 
 from . import draws
 from .draws import derived_seed
+from .games import catalog
 from .games.base import Game, IllegalActionError, Seat, State
 from .records import Record, RecordError
 from .store import Award, Store
@@ -65,12 +66,14 @@ class Session:
         """A new game, stored before its first action; `seed` is its chance secret (None:
         256 bits from the system's entropy), sealed with the box's key and committed."""
         secret = str(random.SystemRandom().getrandbits(256) if seed is None else seed)
+        computers = any(not s.is_human for s in seats)
         record = Record(
             game=game,
             params=dict(params),
             seats=list(seats),
             meta={
                 "started": time.time(),
+                **({"bot_version": catalog.entry(game).info.bot_version} if computers else {}),
                 **(meta or {}),
                 "chance": draws.seal(draws.box_key(store.path.parent), secret),
             },

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from . import admin, boards, settings
 from .games.base import Seat
@@ -317,6 +317,37 @@ class Standing:
     points: int
     matches: int
     wins: int = 0
+
+
+CUTOFF_KEY = "bestenliste.cutoff."
+"""The store value (scores table) of a game's rating cutoff: this prefix + the game's id."""
+
+
+@dataclass(frozen=True)
+class RatingCutoff:
+    """Where `reset_bestenliste` cut a game's ratings: they fold the records that finish
+    after it, those with a higher id than the highest then (`after`), those still running
+    then, and those started after it (`at`; an id freed by a deletion may come again)."""
+
+    after: int
+    running: frozenset[int]
+    at: float
+
+    def keeps(self, row: ResultRow) -> bool:
+        """Whether a finished record counts after the cutoff."""
+        return row.id > self.after or row.id in self.running or row.started > self.at
+
+
+class ResultRow(NamedTuple):
+    """A finished record as the ratings fold reads it (`Store.results`)."""
+
+    id: int
+    started: float
+    finished: float
+    """When it finished (the record's last write: its last action)."""
+    seats: str
+    meta: str
+    params: str
 
 
 class Store:
@@ -837,14 +868,97 @@ class Store:
         return [Standing(n, int(p), int(m), int(w)) for n, p, m, w in rows]
 
     def reset_bestenliste(self, game: str | None = None) -> int:
-        """Clear one game's Bestenliste (or all); returns how many lines went."""
+        """Clear one game's Bestenliste (or all); returns how many lines went.
+
+        In the same transaction each game's rating cutoff is stored (`rating_cutoff`):
+        its ratings then fold only the matches that finish after the reset."""
         with self._tx() as db:
             where, args = ("", ()) if game is None else (" WHERE game=?", (game,))
             lines = db.execute(
                 f"SELECT COUNT(DISTINCT game || '/' || name) FROM awards{where}", args
             ).fetchone()[0]
             db.execute(f"DELETE FROM awards{where}", args)
+            self._cut_ratings(db, game)
             return int(lines)
+
+    # --- what the ratings fold (spielleiter.ratings) -------------------------
+    @staticmethod
+    def _cut_ratings(db: sqlite3.Connection, game: str | None) -> None:
+        """Store the rating cutoff of a game (or of every game with records or awards):
+        the highest record id now, the games still running (they finish after it) and
+        the time."""
+        if game is None:
+            games = [
+                g for (g,) in db.execute("SELECT game FROM records UNION SELECT game FROM awards")
+            ]
+        else:
+            games = [game]
+        last = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0])
+        now = time.time()
+        for name in games:
+            running = [
+                int(r)
+                for (r,) in db.execute(
+                    "SELECT id FROM records WHERE game=? AND finished=0 AND abandoned=0", (name,)
+                )
+            ]
+            cutoff = {"after": last, "running": running, "at": now}
+            db.execute(
+                "INSERT OR REPLACE INTO scores(key, value) VALUES (?, ?)",
+                (CUTOFF_KEY + name, json.dumps(cutoff)),
+            )
+
+    def rating_cutoff(self, game: str) -> RatingCutoff | None:
+        """Where the last `reset_bestenliste` of a game cut its ratings (None: never
+        reset, or the stored cutoff cannot be read: noted, and every match counts)."""
+        found = self.get_value(CUTOFF_KEY + game)
+        if found is None:
+            return None
+        try:
+            if not isinstance(found, dict):
+                raise BackupError("value", "must be an object")
+            running = found.get("running", [])
+            if not isinstance(running, list):
+                raise BackupError("running", "must be a list")
+            return RatingCutoff(
+                after=_count("after", found.get("after"), 0),
+                running=frozenset(_count("running", r, 1) for r in running),
+                at=_finite("at", found.get("at")),
+            )
+        except BackupError as exc:
+            self._note_unreadable(f"scores[{CUTOFF_KEY}{game}]", str(exc))
+            return None
+
+    def results_key(self, game: str) -> tuple[Any, ...]:
+        """A cheap fingerprint of what a game's ratings fold: it changes with every write
+        through this store, a finished record more or less, a restore that brings other
+        records, a new cutoff. Equal keys: `results(game)` is what it was."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*), MAX(id), MAX(updated), TOTAL(LENGTH(seats)) FROM records"
+                " WHERE game=? AND finished=1",
+                (game,),
+            ).fetchone()
+            cutoff = self._db.execute(
+                "SELECT value FROM scores WHERE key=?", (CUTOFF_KEY + game,)
+            ).fetchone()
+            return (self._db.total_changes, *row, cutoff[0] if cutoff else None)
+
+    def results(self, game: str) -> list[ResultRow]:
+        """A game's finished records after its cutoff, in the order they finished (finish
+        time, then id), as the ratings fold reads them: the seats, meta and parameters as
+        stored text (`spielleiter.ratings` reads each seat's place, who left, the bot
+        version from them)."""
+        cutoff = self.rating_cutoff(game)
+        rows = self._query(
+            "SELECT id, started, updated, seats, meta, params FROM records"
+            " WHERE game=? AND finished=1 ORDER BY updated, id",
+            (game,),
+        )
+        found = [ResultRow(*row) for row in rows]
+        if cutoff is None:
+            return found
+        return [row for row in found if cutoff.keeps(row)]
 
     # --- names ------------------------------------------------------------
     def remember_name(self, name: str) -> None:

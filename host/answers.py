@@ -87,7 +87,16 @@ SHA256 = Kind(
 )
 
 _BOARD_LINE = {"game": STR, "name": STR, "shipped": BOOL, "uploaded": BOOL}
-_PLACE = {"place": INT, "name": STR, "points": INT, "matches": INT, "wins": Optional(INT)}
+_RATED = {
+    "place": INT, "name": STR, "kind": STR, "rating": NUMBER, "mu": NUMBER, "sigma": NUMBER,
+    "matches": INT, "wins": INT, "new": BOOL, "level": Optional(STR), "bot_version": Optional(INT),
+}  # fmt: skip
+_POINTS = {"place": INT, "name": STR, "points": INT, "average": NUMBER, "matches": INT, "wins": INT}
+_STEP = {
+    "record": INT, "finished": NUMBER, "mu": NUMBER, "sigma": NUMBER, "rating": NUMBER,
+    "place": INT, "seats": INT,
+}  # fmt: skip
+_SERIES = {"name": STR, "kind": STR, "steps": [_STEP]}
 _RECORD_LINE = {
     "id": INT, "game": STR, "seats": [STR], "actions": INT, "started": NUMBER,
     "finished": BOOL, "abandoned": BOOL,
@@ -109,7 +118,10 @@ RESULTS: dict[str, Any] = {
     "boards.get": {"game": STR, "name": STR, "board": OBJECT},
     "boards.put": {"game": STR, "stored": [STR]},
     "boards.delete": {"game": STR, "deleted": STR},
-    "bestenliste.get": {"bestenliste": MapOf([_PLACE]), "meaning": MapOf(STR)},
+    "bestenliste.get": {
+        "bestenliste": MapOf([_RATED]), "points": MapOf([_POINTS]), "meaning": MapOf(STR),
+        "lowest_first": MapOf(BOOL), "history": Optional(MapOf([_SERIES])),
+    },
     "bestenliste.reset": {"game": STR | NULL, "removed": INT},
     "records.list": {"records": [_RECORD_LINE]},
     "records.get": {"record": _RECORD},

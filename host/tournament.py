@@ -5,9 +5,11 @@ hold a tournament. Each deal (the chance a game meets: drums, dice, cards, seede
 the command's seed and the deal's index) is played once per seat rotation, so every
 entry of --seats meets the same luck from every chair; the games are rounded up to a
 multiple of the number of seats. Win share counts a tie for first as a split share.
-Results are combined in deal order, so the same seed gives the same numbers on one
-process, several (--jobs) or a Dask cluster (--cluster); --results FILE keeps finished
-deals so a stopped run goes on (see host/runner.py).
+Each entry's rating after the run (the box's model, folded in game order) states a bot's
+strength in the unit of the Bestenliste. Results are combined in deal order, so the same
+seed gives the same numbers on one process, several (--jobs) or a Dask cluster
+(--cluster); --results FILE keeps finished deals so a stopped run goes on (see
+host/runner.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from spielleiter import ratings
 from spielleiter.games import catalog
 
 from . import runner
@@ -49,8 +52,8 @@ def win_shares(places: Sequence[int]) -> list[float]:
     return [1.0 / winners if p == 1 else 0.0 for p in places]
 
 
-def play_deal(setup: Setup, deal: int) -> list[tuple[list[float], list[float]]]:
-    """Every seat rotation of one deal: per game, each entry's win share and points."""
+def play_deal(setup: Setup, deal: int) -> list[tuple[list[float], list[float], list[int]]]:
+    """Every seat rotation of one deal: per game, each entry's win share, points and place."""
     entry = catalog.entry(setup.game)
     play = entry.load(entry.arena)
     k = len(setup.seats)
@@ -61,7 +64,13 @@ def play_deal(setup: Setup, deal: int) -> list[tuple[list[float], list[float]]]:
         places, points = play(levels, (setup.seed, deal), bot_seed, setup.params)
         shares = win_shares(places)
         entry_seat = [(i + rotation) % k for i in range(k)]
-        games.append(([shares[s] for s in entry_seat], [points[s] for s in entry_seat]))
+        games.append(
+            (
+                [shares[s] for s in entry_seat],
+                [points[s] for s in entry_seat],
+                [int(places[s]) for s in entry_seat],
+            )
+        )
     return games
 
 
@@ -70,7 +79,7 @@ def plan(setup: Setup, games: int) -> runner.Plan:
     k = len(setup.seats)
     deals = max(1, math.ceil(games / k))
     params = {"game": setup.game, "seats": list(setup.seats), "params": dict(setup.params),
-              "seed": setup.seed, "deals": deals}  # fmt: skip
+              "seed": setup.seed, "deals": deals, "results": "places"}  # fmt: skip
     return runner.Plan(
         f"tournament {setup.game}", params, deals, partial(play_deal, setup), games_per_item=k
     )
@@ -82,6 +91,7 @@ def run(
     """Play the tournament; the --json result (`where`: runner.Options fields)."""
     options = runner.Options(jobs=jobs, progress=progress, **where)
     results = [g for deal in runner.execute(plan(setup, games), options) for g in deal]
+    rated = seat_ratings(setup.seats, [g[2] for g in results])
     summary = []
     for i, level in enumerate(setup.seats):
         shares = [g[0][i] for g in results]
@@ -92,9 +102,28 @@ def run(
                 "win_share": _mean(shares),
                 "win_share_se": _se(shares),
                 "mean_points": _mean(points),
+                "rating": rated[i].conservative,
+                "mu": rated[i].mu,
+                "sigma": rated[i].sigma,
             }
         )
     return {"game": setup.game, "games": len(results), "results": summary}
+
+
+def seat_ratings(seats: Sequence[str], places: Sequence[Sequence[int]]) -> list[ratings.Rating]:
+    """Each entry's rating after the tournament's games, folded in their order with the
+    box's model (spielleiter.ratings): every entry of --seats is a player of its own, new
+    at the start, so a bot's strength is stated in the unit of the box's Bestenliste.
+
+    >>> [round(r.mu, 2) for r in seat_ratings(["stark", "normal"], [[1, 2], [1, 2]])]
+    [29.66, 20.34]
+    """
+    players = [ratings.Player("seat", f"{i + 1}:{seat}") for i, seat in enumerate(seats)]
+    done = ratings.fold(
+        ratings.Match(n, float(n), tuple(zip(players, game, strict=True)))
+        for n, game in enumerate(places)
+    )
+    return [done.ratings.get(p) or ratings.Rating(p) for p in players]
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -153,6 +182,7 @@ def _command(args: argparse.Namespace) -> int:
         print(
             f"  {number}. {r['seat']:<7} win {r['win_share']:.3f} ± {r['win_share_se']:.3f}"
             f"   mean points {r['mean_points']:.1f}"
+            f"   rating {r['rating']:.1f} (mu {r['mu']:.1f}, sigma {r['sigma']:.1f})"
         )
     return 0
 

@@ -10,6 +10,7 @@ import os
 import signal
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageChops
 from spielleiter import cli
@@ -95,3 +96,44 @@ def assert_golden(image: Image.Image, name: str) -> None:
         f"screen differs from {golden.relative_to(ROOT)}; if the change is intended, "
         "run `make golden` and review the new pictures"
     )
+
+
+def finished_record(
+    store: Any,
+    game: str,
+    seats: Sequence[Any],
+    places: Sequence[int],
+    *,
+    at: float,
+    points: Sequence[int | None] | None = None,
+    meta: dict[str, Any] | None = None,
+    params: dict[str, Any] | None = None,
+) -> int:
+    """A finished match stored as the box stores one (its awards, its end meta with each
+    seat's place), that finished at `at`; seats are names (humans) or Seats. Its actions
+    are left out: what the Bestenliste folds is in the meta. `points` (the awards of the
+    first seats; None or left out: no award) go to humans only."""
+    from spielleiter.games.base import Seat
+    from spielleiter.records import Record
+    from spielleiter.store import Award
+
+    seated = [s if isinstance(s, Seat) else Seat(str(s)) for s in seats]
+    given = [*(points or []), *[None] * len(seated)][: len(seated)]
+    awards = [
+        Award(seat.name, int(p), wins=int(place == 1))
+        for seat, place, p in zip(seated, places, given, strict=True)
+        if seat.is_human and p is not None
+    ]
+    computers = any(not s.is_human for s in seated)
+    record = Record(
+        game=game,
+        params={"players": len(seated), **(params or {})},
+        seats=seated,
+        meta={"started": at - 60, **({"bot_version": 1} if computers else {})},
+    )
+    rid = store.start_record(record)
+    end = {**record.meta, "ranks": list(places), **(meta or {})}
+    store.append_actions(rid, 0, [], finish=(game, awards, end, {}))
+    with store._tx() as db:
+        db.execute("UPDATE records SET started=?, updated=? WHERE id=?", (at - 60, at, rid))
+    return rid

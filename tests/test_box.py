@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, assert_golden, load_frame, run_box, same_pixels
+from helpers import ROOT, assert_golden, finished_record, load_frame, run_box, same_pixels
 from PIL import Image
 from spielleiter import cli
 from spielleiter.app import Box, VirtualClock, Wait, parse_script
@@ -124,14 +124,19 @@ def test_a_new_contrast_reaches_the_display_at_once(tmp_path: Path) -> None:
 
 
 def test_golden_bestenliste(tmp_path: Path, every_game_in_the_menu: None) -> None:
+    """The first game's ratings (Stärke = mu - 3 sigma; "neu" after a first match), then
+    its own points by the average per match (K3)."""
     store = Store.open(tmp_path / "data")
-    store.add_to_bestenliste("speedtombola", "Anna", 135, matches=2)
-    store.add_to_bestenliste("speedtombola", "Ben", 80)
-    store.add_to_bestenliste("speedtombola", "Carla", 135, matches=3)
+    stark = Seat("Stark 1", "computer", "stark")
+    game = "speedtombola"
+    finished_record(store, game, ["Anna", "Ben", stark], [1, 3, 2], at=1e9, points=[95, 40, None])
+    finished_record(store, game, ["Anna", "Ben", stark], [2, 3, 1], at=2e9, points=[60, 20, None])
+    finished_record(store, game, ["Anna", "Carla", stark], [1, 2, 3], at=3e9, points=[90, 55, None])
     store.add_to_bestenliste("besenbingo", "Dora", 5)
     store.close()
-    frames = run_box(tmp_path, TO_BESTENLISTE)
-    assert_golden(load_frame(frames[-1]), "bestenliste")
+    frames = run_box(tmp_path, TO_BESTENLISTE + "K3\n")
+    assert_golden(load_frame(frames[-2]), "bestenliste")
+    assert_golden(load_frame(frames[-1]), "bestenliste_punkte")
 
 
 def test_the_same_seed_and_script_give_the_same_frames(tmp_path: Path) -> None:

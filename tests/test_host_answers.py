@@ -57,8 +57,15 @@ EXAMPLES: dict[str, Any] = {
     "boards.delete": {"game": "besenbingo", "deleted": "Eigen"},
     "bestenliste.get": {
         "bestenliste": {"speedtombola": [
-            {"place": 1, "name": "Anna", "points": 95, "matches": 1, "wins": 0}]},
+            {"place": 1, "name": "Stark", "kind": "computer", "level": "stark", "bot_version": 1,
+             "rating": 3.1, "mu": 27.9, "sigma": 8.3, "matches": 2, "wins": 1, "new": False}]},
+        "points": {"speedtombola": [
+            {"place": 1, "name": "Anna", "points": 95, "average": 95.0, "matches": 1, "wins": 0}]},
         "meaning": {"speedtombola": "per human and match: ..."},
+        "lowest_first": {"speedtombola": False},
+        "history": {"speedtombola": [{"name": "Anna", "kind": "human", "steps": [
+            {"record": 1, "finished": 1795997318.08, "mu": 27.9, "sigma": 8.3, "rating": 3.1,
+             "place": 1, "seats": 3}]}]},
     },
     "bestenliste.reset": {"game": "speedtombola", "removed": 3},
     "records.list": {"records": [
@@ -112,9 +119,17 @@ FREE = {
 }  # fmt: skip
 """Objects whose insides are the app's (the hardware found, a board ...): only that they
 are objects is checked."""
-MAPS = {"settings.get": {"help"}, "bestenliste.get": {"bestenliste", "meaning"}}
+MAPS = {
+    "settings.get": {"help"},
+    "bestenliste.get": {"bestenliste", "points", "meaning", "lowest_first", "history"},
+}
 """Objects of name -> value: any names, each value of one shape."""
-OPTIONAL = {"settings.set": {"warning"}, "bestenliste.get": {"bestenliste.speedtombola[0].wins"}}
+OPTIONAL = {
+    "settings.set": {"warning"},
+    "bestenliste.get": {
+        "bestenliste.speedtombola[0].level", "bestenliste.speedtombola[0].bot_version", "history",
+    },
+}  # fmt: skip
 """Fields the box may leave out."""
 
 

@@ -206,12 +206,14 @@ def test_board_mistakes_are_named(box):
 def test_bestenliste_shares_places_on_ties(box, store):
     for name, points in (("Anna", 80), ("Bert", 80), ("Carla", 50)):
         store.add_to_bestenliste(GAME, name, points)
-    lines = box.call("bestenliste.get", game=GAME)["bestenliste"][GAME]
+    answer = box.call("bestenliste.get", game=GAME)
+    lines = answer["points"][GAME]
     assert [(s["place"], s["name"], s["points"], s["matches"]) for s in lines] == [
         (1, "Anna", 80, 1),
         (1, "Bert", 80, 1),
         (3, "Carla", 50, 1),
     ]
+    assert answer["bestenliste"][GAME] == []  # points without a record rate nobody
     assert GAME in box.call("bestenliste.get")["bestenliste"]
     assert refused(box, "bestenliste.get", game="kein").code == protocol.NOT_FOUND
 

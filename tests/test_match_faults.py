@@ -7,7 +7,9 @@ a fresh store on the same file, the unfinished record resumed, a fresh table. At
 end: the Bestenliste equals the sum of the finished records' awards, each finished
 record's awards are what its final state earns (never counted twice), every record
 whose game is over is marked finished, what was committed before a cut is still there,
-and sqlite's integrity check is ok.
+and sqlite's integrity check is ok. The ratings are the fold of the finished records:
+none while the match runs (whatever cut came), and after its end exactly what its
+final state's places give, on every fresh store (its cache file included).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from spielleiter import ratings
 from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, Seat
 from spielleiter.games.table import HeadlessHost, Table
@@ -63,6 +66,32 @@ def step(table: Table, rng: random.Random) -> None:
         table.command(seat, rng.choice(table.state.legal_actions()))
     else:
         table.advance()
+
+
+def rated(store: Store, record_id: int) -> dict[ratings.Player, ratings.Rating]:
+    """The ratings a finished record gives, from its replayed final state: each seat's
+    place (humans by name, computers by level), a cooperative table against the game."""
+    record = store.record(record_id)
+    state = record.replay()
+    finished = store._query("SELECT updated FROM records WHERE id=?", (record_id,))[0][0]
+    entry = catalog.entry(record.game)
+    if not entry.needs_seats:
+        won = state.returns()[0] > 0
+        players = record.make_game().num_players
+        table = ratings.Player(ratings.TABLE, f"{players} Spieler")
+        game = ratings.Player(ratings.GAME, ratings.GAME_NAME)
+        places = ((table, 1 if won else 2), (game, 2 if won else 1))
+    else:
+        places = tuple(
+            (
+                ratings.Player(ratings.HUMAN, seat.name)
+                if seat.is_human
+                else ratings.Player(ratings.COMPUTER, seat.level, entry.info.bot_version),
+                place,
+            )
+            for seat, place in zip(record.seats, state.places(), strict=True)
+        )
+    return ratings.fold([ratings.Match(record_id, finished, places)]).ratings
 
 
 @contextmanager
@@ -121,8 +150,10 @@ def test_a_power_cut_at_every_commit_point_loses_nothing_and_counts_nothing_twic
             stored = store.record(record_id).actions
             assert stored[: len(shown)] == shown, "an action that was shown was lost"
             if store.record(record_id).meta["finished"]:
+                assert ratings.folded(store, game).ratings == rated(store, record_id)
                 table = new_table(store, record_id)
                 break
+            assert ratings.folded(store, game).ratings == {}, "an unfinished match was rated"
             table = new_table(store, record_id)
             table.advance()
     assert table.over, "the match did not end"
@@ -139,4 +170,10 @@ def test_a_power_cut_at_every_commit_point_loses_nothing_and_counts_nothing_twic
     assert all(s.matches == 1 for s in store.bestenliste(game))
     assert store.unfinished_record() is None
     assert store.integrity_check() == "ok"
+    expected = rated(store, record_id)
+    assert len(expected) >= 2
+    assert ratings.folded(store, game).ratings == expected
     store.close()
+    again = Store(path)  # a box started again: from the cache file, or folded anew
+    assert ratings.folded(again, game).ratings == expected
+    again.close()

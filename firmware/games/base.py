@@ -61,6 +61,10 @@ class GameInfo:
     """The length random test games must stay within (0: use max_game_length)."""
     rule_text: str = ""
     """File name of the rule text in shared/rules/."""
+    bot_version: int = 1
+    """The version of the game's computer players: raise it when a change to them changes
+    how they play. Each record keeps the version it started with (meta ``bot_version``),
+    and the ratings rate a computer level per version (docs/ratings.md)."""
 
 
 class Game(ABC):
@@ -175,6 +179,12 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may know, as plain data: never the hidden chance results."""
+
+    def places(self) -> list[int]:
+        """Each seat's place at the end (1 best, ties share: 1, 1, 3): by default by its
+        returns(). A game whose places say more than its returns (Engel & Bengel's win
+        share leaves every loser second) says so here; the ratings rate by the places."""
+        return ranks(self.returns())
 
     private_view: tuple[str, ...] = ()
     """Keys of view(seat) that only that seat may see (its hand), never in public_view()."""

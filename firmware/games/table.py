@@ -452,8 +452,11 @@ class Table:
         return bool(self.state.is_terminal())
 
     def match_end(self, state: State) -> MatchEnd:
-        """What the session commits with the last action (one transaction)."""
-        return MatchEnd(self.awards(state), self.end_meta(state), self.end_values(state))
+        """What the session commits with the last action (one transaction): the awards,
+        the end meta with each seat's place (`ranks`, what the ratings fold reads), the
+        store values."""
+        meta = {**self.end_meta(state), "ranks": list(state.places())}
+        return MatchEnd(self.awards(state), meta, self.end_values(state))
 
     def can_leave_seat(self, seat: int) -> bool:
         """A single human may leave a running match and a computer takes over."""

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from .. import admin, boards, draws, settings
+from .. import admin, boards, draws, ratings, settings
 from ..games import catalog
 from ..records import RecordError
 from ..store import RESTORE_BYTES_MAX, Store, backup_bytes, kept_backup_bytes, kept_backups
@@ -374,6 +374,10 @@ def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- Bestenliste --------------------------------------------------------------
+HISTORY_NAME_MAX = 64
+"""bestenliste.get's `history` names one player (a stored name has at most 64 characters)."""
+
+
 def _game(name: str) -> str:
     if name not in catalog.names():
         known = ", ".join(catalog.names()) or "none"
@@ -387,25 +391,71 @@ def _game(name: str) -> str:
 
 @method("bestenliste.get")
 def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
-    p = _params(params, optional={"game": str})
+    p = _params(params, optional={"game": str, "history": str})
     games = [_game(p["game"])] if "game" in p else catalog.names()
-    result = {}
-    meanings = {}
+    wanted = p.get("history")
+    if wanted is not None and not 0 < len(wanted) <= HISTORY_NAME_MAX:
+        raise _validation("history", f"a name of 1 to {HISTORY_NAME_MAX} characters")
+    answer: dict[str, Any] = {
+        "bestenliste": {},
+        "points": {},
+        "meaning": {},
+        "lowest_first": {},
+    }
+    if wanted is not None:
+        answer["history"] = {}
     for game in games:
-        lowest_first = False
         try:
             entry = catalog.entry(game)
-            meanings[game], lowest_first = entry.bestenliste, entry.bestenliste_lowest_first
+            meaning, lowest = entry.bestenliste, entry.bestenliste_lowest_first
         except catalog.UnknownGame:
-            meanings[game] = ""
-        lines = m.store.bestenliste(game, lowest_first)
-        places = catalog.ranks([s.points for s in lines], lower_is_better=lowest_first)
-        result[game] = [
-            {"place": place, "name": s.name, "points": s.points, "matches": s.matches,
-             "wins": s.wins}
-            for place, s in zip(places, lines, strict=True)
+            meaning, lowest = "", False
+        answer["meaning"][game] = meaning
+        answer["lowest_first"][game] = lowest
+        answer["bestenliste"][game] = [
+            {"place": line.place, "name": line.label, **_rated(line.rating)}
+            for line in ratings.lines(m.store, game)
+        ]
+        answer["points"][game] = [
+            {"place": s.place, "name": s.name, "points": s.points, "average": s.average,
+             "matches": s.matches, "wins": s.wins}
+            for s in ratings.points_lines(m.store, game)
         ]  # fmt: skip
-    return {"bestenliste": result, "meaning": meanings}
+        if wanted is not None:
+            answer["history"][game] = [
+                {"name": ratings.label(player, game), **_who(player), "steps": _steps(steps)}
+                for player, steps in ratings.history(m.store, game, wanted)
+            ]
+    return answer
+
+
+def _steps(steps: list[ratings.Step]) -> list[dict[str, Any]]:
+    """A player's history: its rating after each of its matches."""
+    return [
+        {"record": s.record, "finished": s.finished, "mu": s.mu, "sigma": s.sigma,
+         "rating": s.conservative, "place": s.place, "seats": s.seats}
+        for s in steps
+    ]  # fmt: skip
+
+
+def _who(player: ratings.Player) -> dict[str, Any]:
+    """What kind of player a line is: human, computer (with its level and bot version),
+    table or game."""
+    if player.kind == ratings.COMPUTER:
+        return {"kind": player.kind, "level": player.name, "bot_version": player.version}
+    return {"kind": player.kind}
+
+
+def _rated(rating: ratings.Rating) -> dict[str, Any]:
+    return {
+        **_who(rating.player),
+        "rating": rating.conservative,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "matches": rating.matches,
+        "wins": rating.wins,
+        "new": rating.new,
+    }
 
 
 @method("bestenliste.reset")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .. import admin
+from .. import admin, ratings
 from ..games import catalog
 from ..games.base import Seat
 from ..games.catalog import GameEntry, HouseRule, Variant
@@ -288,50 +288,70 @@ class SeatMenu(ListMenu):
 
 
 class BestenlisteScreen(Screen):
-    """One game's Bestenliste: place, name, points, matches, wins; K1/K2 page."""
+    """One game's Bestenliste: the ratings (place, name, Stärke = μ − 3σ or "neu",
+    matches, wins), best first; K3 turns to the game's own points (the average per match,
+    ranked by it) and back; K1/K2 page. What it shows is computed when it comes up, the
+    same numbers the link's bestenliste.get sends."""
 
     ROWS = 4
+    PAGES = ("stärke", "punkte")
 
     def __init__(self, game: str) -> None:
         self.game = game
         self.page = 0
-        try:
-            self.lowest_first = catalog.entry(game).bestenliste_lowest_first
-        except catalog.UnknownGame:
-            self.lowest_first = False
+        self.view = self.PAGES[0]
+        self.ratings: list[ratings.Line] = []
+        self.points: list[ratings.PointsLine] = []
 
-    def lines(self) -> list[Any]:
-        return self.app.store.bestenliste(self.game, self.lowest_first)
+    def enter(self) -> None:
+        self.ratings = ratings.lines(self.app.store, self.game)
+        self.points = ratings.points_lines(self.app.store, self.game)
 
     def softkeys(self) -> list[SoftKey | None]:
-        return [SoftKey("Auf", "k"), SoftKey("Ab", "j"), None, SoftKey("Zurück", "\x08\n")]
+        other = "Punkte" if self.view == "stärke" else "Stärke"
+        return [SoftKey("Auf", "k"), SoftKey("Ab", "j"), SoftKey(other, "p"),
+                SoftKey("Zurück", "\x08\n")]  # fmt: skip
+
+    def rows(self) -> list[str]:
+        """The lines of the page shown, as the panel writes them."""
+        if self.view == "stärke":
+            return [
+                f"{line.place:>2} {line.label[:9]:<9} {_strength(line.rating):>5}"
+                f" {line.rating.matches:>3} {line.rating.wins:>2}"
+                for line in self.ratings
+            ]
+        return [
+            f"{s.place:>2} {s.name[:9]:<9} {s.average:>5.1f} {s.matches:>3} {s.wins:>2}"
+            for s in self.points
+        ]
 
     def draw(self, canvas: Canvas) -> None:
-        lines = self.lines()
-        pages = max(1, -(-len(lines) // self.ROWS))
+        rows = self.rows()
+        pages = max(1, -(-len(rows) // self.ROWS))
         self.page = min(self.page, pages - 1)
         try:
             title = catalog.entry(self.game).title
         except catalog.UnknownGame:
             title = self.game
-        y = canvas.title(f"Bestenliste {title}"[:21], f"{self.page + 1}/{pages}")
-        canvas.text((2, y), "Pl Name      Pkt  Sp  S", SMALL)
+        right = f"{self.page + 1}/{pages}"
+        y = canvas.title(title[: 24 - len(right)], right)
+        head = "Pl Name     Stärke" if self.view == "stärke" else "Pl Name      Ø Pkt"
+        canvas.text((2, y), f"{head}  Sp  S", SMALL)
         y += 9
-        if not lines:
+        if not rows:
             canvas.text((2, y + 4), "Noch keine Partie.", TEXT)
-        places = catalog.ranks([line.points for line in lines], self.lowest_first)
-        for i, (place, line) in enumerate(zip(places, lines, strict=True)):
-            if self.page * self.ROWS <= i < (self.page + 1) * self.ROWS:
-                text = (f"{place:>2} {line.name[:8]:<8} {line.points:>5} {line.matches:>3}"
-                        f" {line.wins:>2}")  # fmt: skip
-                canvas.text((2, y), text, SMALL)
-                y += 9
+        for row in rows[self.page * self.ROWS : (self.page + 1) * self.ROWS]:
+            canvas.text((2, y), row, SMALL)
+            y += 9
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key == Key.K1:
             self.page = max(0, self.page - 1)
         elif event.key == Key.K2:
             self.page += 1
+        elif event.key == Key.K3:
+            self.view = self.PAGES[1 - self.PAGES.index(self.view)]
+            self.page = 0
         elif event.key == Key.K4 and not event.long:
             self.app.pop()
 
@@ -339,8 +359,49 @@ class BestenlisteScreen(Screen):
         return {
             "screen": "bestenliste",
             "game": self.game,
-            "lines": [[s.name, s.points, s.matches, s.wins] for s in self.lines()],
-        }
+            "view": self.view,
+            "lines": [
+                [line.place, line.label, _strength(line.rating), line.rating.matches,
+                 line.rating.wins]
+                for line in self.ratings
+            ],
+            "points": [
+                [s.place, s.name, round(s.average, 1), s.matches, s.wins] for s in self.points
+            ],
+        }  # fmt: skip
+
+
+    def spoken(self) -> list[Line]:
+        """The game, the page shown (Stärke or Punkte), and its lines: place, name, the
+        strength or the average points, matches and wins."""
+        try:
+            title = catalog.entry(self.game).title
+        except catalog.UnknownGame:
+            title = self.game
+        rows = self.ratings if self.view == "stärke" else self.points
+        pages = max(1, -(-len(rows) // self.ROWS))
+        page = min(self.page, pages - 1)
+        head = focus(f"Bestenliste {title}, {self.view.title()}, Seite {page + 1} von {pages}")
+        if not rows:
+            return [head, focus("Noch keine Partie.")]
+        said = []
+        for line in rows[page * self.ROWS : (page + 1) * self.ROWS]:
+            if isinstance(line, ratings.Line):
+                strength = _strength(line.rating).replace(".", ",")
+                name, value = line.label, f"Stärke {strength}"
+                matches, wins = line.rating.matches, line.rating.wins
+            else:
+                average = f"{line.average:.1f}".replace(".", ",").replace("-", "minus ")
+                name, value = line.name, f"im Schnitt {average} Punkte"
+                matches, wins = line.matches, line.wins
+            said.append(f"Platz {line.place}: {name}, {value}, {matches} Partien, {wins} gewonnen")
+        return [head, focus(". ".join(said))]
+
+
+def _strength(rating: ratings.Rating) -> str:
+    """A rating as the Bestenliste shows it: μ − 3σ to one decimal, "neu" after the first
+    match."""
+    return "neu" if rating.new else f"{rating.conservative:.1f}"
 
 
 def _push(app: App, screen: Screen) -> None:

@@ -54,8 +54,8 @@ ENTRY = GameEntry(
     ),
     secret="the hands and the face-down pile of the running round (digital play)",
     bestenliste=(
-        "per human: the 6-round totals of the finished matches added up, the lowest first, "
-        "with the matches played and won (tied winners each)"
+        "per human: the 6-round total of each finished match, the lowest average per match "
+        "first, with the matches played and won (tied winners each)"
     ),
     bestenliste_lowest_first=True,
     leave="leaving ends the match: nobody is scored, nobody loses points",
