@@ -9,7 +9,8 @@ None of them is a computer level of the box; each plays on its seat's view alone
   placements exhaustively (every order of every fitting die), values a row it leaves
   unfinished by who is likely to finish it (the next player, by the chance that one roll
   of five dice brings what the row still needs), and decides Nochmal by one roll's
-  lookahead (every outcome of the dice it would roll, each planned the same way).
+  lookahead (every outcome of up to two dice it would roll, 20 drawn rolls of three to
+  five, each planned the same way).
 * `searcher`: flat Monte Carlo, as Stark was before it modelled its opponents: every legal
   move played out 48 times by the simulator for the rest of the turn and one round of the
   table, every seat on the rollout policy rolling again from three dice, the best mean of
@@ -46,6 +47,10 @@ SEARCH_KEEP = 3
 
 PLANNER_DIE = 0.5
 """What a die the planner keeps is worth to it, in chips (a placed die is gone)."""
+PLANNER_EXACT = 2
+"""The planner's lookahead is exact over every roll of this many dice or fewer ..."""
+PLANNER_SAMPLES = 20
+"""... and a mean over this many drawn rolls of more."""
 
 
 def choose(view: Mapping[str, Any], *, level: str, rng: random.Random) -> int:
@@ -59,7 +64,7 @@ def choose(view: Mapping[str, Any], *, level: str, rng: random.Random) -> int:
     if level == "reckless":
         return _policy(face, view, ALWAYS_AGAIN)
     if level == "planner":
-        return planner_move(face, view)
+        return planner_move(face, view, rng)
     if level == "searcher":
         return searcher_move(view, rng)
     raise ValueError(f"unknown test opponent {level!r}; known: {', '.join(OPPONENTS)}")
@@ -88,13 +93,13 @@ def _leave_value(row: Row, left: int, players: int) -> float:
     return -chance * row_delta(row) / (players - 1)
 
 
-def planner_move(face: Face, view: Mapping[str, Any]) -> int:
+def planner_move(face: Face, view: Mapping[str, Any], rng: random.Random) -> int:
     """The planner's move: the best of every placement, Stopp and Nochmal by its plan."""
     players = int(view["players"])
     board = tuple(tuple(b) for b in view["board"])
     roll = tuple(sorted(view["roll"]))
     can_roll = int(view["rolls"]) < MAX_ROLLS
-    plan = _Planner(face, players)
+    plan = _Planner(face, players, rng)
     best, best_value = int(view["legal"][0]), -1e18
     for action in view["legal"]:
         a = int(action)
@@ -112,20 +117,24 @@ def planner_move(face: Face, view: Mapping[str, Any]) -> int:
 class _Planner:
     """The planner's values of one decision (memoised within it)."""
 
-    def __init__(self, face: Face, players: int) -> None:
-        self.face, self.players = face, players
+    def __init__(self, face: Face, players: int, rng: random.Random) -> None:
+        self.face, self.players, self.rng = face, players, rng
         self.memo: dict[tuple[Any, ...], float] = {}
+        self.rows = [
+            [_leave_value(row, row.boxes - k, players) for k in range(row.boxes + 1)]
+            for row in face.rows
+        ]
+        """What each row is worth left with k boxes filled."""
 
     def leave(self, board: tuple[tuple[int, ...], ...]) -> float:
-        return sum(
-            _leave_value(row, row.boxes - len(board[r]), self.players)
-            for r, row in enumerate(self.face.rows)
-        )
+        return sum(values[len(b)] for values, b in zip(self.rows, board, strict=True))
 
     def after_place(
         self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int,
         can_roll: bool, lookahead: bool = True,
     ) -> float:  # fmt: skip
+        """Place the die of `action`, then the best of the roll's rest. Placements of one
+        roll end alike in any order, so a plan places them row by row (rows from r on)."""
         r, v = decode_place(action)
         row = self.face.rows[r]
         new = board[:r] + ((*board[r], v),) + board[r + 1 :]
@@ -135,23 +144,25 @@ class _Planner:
         value = gain - PLANNER_DIE
         if all(len(new[i]) == w.boxes for i, w in enumerate(self.face.rows)) or not rest:
             return value + self.leave(new)
-        return value + self.best(new, tuple(rest), False, can_roll and lookahead)
+        return value + self.best(new, tuple(rest), False, can_roll and lookahead, r)
 
     def best(
         self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], must: bool,
-        lookahead: bool,
+        lookahead: bool, low: int = 0,
     ) -> float:  # fmt: skip
-        """The best value from here: place more, stop, or (with lookahead) roll once more."""
-        key = (board, roll, must, lookahead)
+        """The best value from here: place more (in rows from `low` on), stop, or (with
+        lookahead) roll once more. A roll that fits nowhere ends the turn."""
+        key = (board, roll, must, lookahead, low)
         if key in self.memo:
             return self.memo[key]
         options = [
             self.after_place(board, roll, place_action(r, v), lookahead, lookahead)
             for r, row in enumerate(self.face.rows)
+            if r >= low
             for v in set(roll)
             if fits(row, board[r], v)
         ]
-        if not options:
+        if must and not options:
             value = self.leave(board)
         else:
             if not must:
@@ -164,11 +175,18 @@ class _Planner:
 
     def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
         """Nochmal: the mean over every roll of `dice` dice, each played by its plan (and
-        stopped after it: one roll's lookahead)."""
-        return sum(
-            p * self.best(board, tuple(roll_dice(code, dice)), True, False)
-            for code, p in _outcomes(dice)
-        )
+        stopped after it: one roll's lookahead); with more than PLANNER_EXACT dice, over
+        PLANNER_SAMPLES rolls drawn."""
+        if dice <= PLANNER_EXACT:
+            return sum(
+                p * self.best(board, tuple(roll_dice(code, dice)), True, False)
+                for code, p in _outcomes(dice)
+            )
+        rolls = [
+            tuple(sorted(self.rng.randint(1, 6) for _ in range(dice)))
+            for _ in range(PLANNER_SAMPLES)
+        ]
+        return sum(self.best(board, roll, True, False) for roll in rolls) / len(rolls)
 
 
 @cache
