@@ -84,14 +84,17 @@ bench: $(STAMP)
 golden: $(STAMP)
 	SPIELLEITER_REGOLD=1 $(BIN)/python -m pytest -k golden
 
-# The laptop tool's messages (docs/development.md): extract every _("...") of host/ and of
-# the games' laptop commands and bring the German catalog up to date; a new message comes in untranslated, a changed one
-# fuzzy: translate them in the .po, and `make test` checks that none is left.
+# The laptop tool's messages (docs/development.md): extract every _("...") of host/ and
+# the games' laptop texts (their laptop commands, the N_ help texts of their entries, what
+# their printed sheets hold) and bring the German catalog up to date; a new message comes
+# in untranslated, a changed one fuzzy: translate them in the .po (make test checks).
 CATALOG_DIR := host/locale
+MESSAGE_SOURCES := $(wildcard firmware/games/*/laptop.py firmware/games/*/sheets.py \
+	firmware/games/*/__init__.py)
 messages: $(STAMP)
 	@mkdir -p build
-	$(BIN)/pybabel -q extract --sort-output --add-location=file -c TRANSLATORS: \
-	  -o build/spielleiter_host.pot host $(wildcard firmware/games/*/laptop.py)
+	$(BIN)/pybabel -q extract --sort-output --add-location=file -c TRANSLATORS: -k holds:1,2 \
+	  -o build/spielleiter_host.pot host $(MESSAGE_SOURCES)
 	$(BIN)/pybabel -q update -i build/spielleiter_host.pot -d $(CATALOG_DIR) \
 	  -D spielleiter_host -l de --ignore-obsolete --init-missing
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .device import HostError, InvalidError, UsageError, read_json
+from .i18n import _
 from .output import print_json
 
 T = TypeVar("T")
@@ -65,13 +66,13 @@ def validated(
     result: list[tuple[str, T]] = []
     for path in paths:
         before = len(result)
-        for _, where, item in board_items([path], single_key):
+        for _path, where, item in board_items([path], single_key):
             try:
                 result.append((f"{path}: {where}" if where else str(path), validate(item)))
             except ValueError as exc:
                 raise item_error(path, where, exc) from exc
         if len(result) == before:
-            raise BoardFileError(f"{path}: holds no board")
+            raise BoardFileError(_("{path}: holds no board").format(path=path))
     return result
 
 
@@ -117,7 +118,9 @@ def report_checks(checks: Sequence[FileCheck], as_json: bool) -> int:
         return 0
     problems = "; ".join(c.problem.message for c in bad if c.problem is not None)
     if len(checks) > 1:
-        problems = f"{len(bad)} of {len(checks)} files not valid: {problems}"
+        problems = _("{bad} of {count} files not valid: {problems}").format(
+            bad=len(bad), count=len(checks), problems=problems
+        )
     unreadable = any(isinstance(c.problem, UsageError) for c in bad)
     kind = UsageError if unreadable else InvalidError
     raise kind(problems, {"valid": False, "files": files})

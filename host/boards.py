@@ -26,12 +26,13 @@ from .device import (
     report,
     run_with_device,
 )
+from .i18n import _, pgettext
 from .output import print_json, saved, show, table, write_text
 
 
 def _with_boards() -> str:
     """The games whose catalog entry declares boards, for the help texts."""
-    return ", ".join(e.id for e in catalog.entries() if e.boards) or "none"
+    return ", ".join(e.id for e in catalog.entries() if e.boards) or _("none")
 
 
 def game_with_boards(game: str) -> str:
@@ -40,11 +41,17 @@ def game_with_boards(game: str) -> str:
     known = sorted(board_kinds.kinds())
     if game in known:
         return game
-    listed = ", ".join(known) or "none"
+    listed = ", ".join(known) or _("none")
     if game in catalog.names():
-        raise UsageError(f"{game} has no boards; games with boards: {listed}")
+        raise UsageError(
+            _("{game} has no boards; games with boards: {games}").format(game=game, games=listed)
+        )
     hint = did_you_mean(game, known)
-    raise UsageError(f"unknown game {game!r}{hint}; games with boards: {listed}")
+    raise UsageError(
+        _("unknown game {game!r}{hint}; games with boards: {games}").format(
+            game=game, hint=hint, games=listed
+        )
+    )
 
 
 def board_not_found(box: Device, exc: RemoteError, game: str, name: str, uploaded: bool) -> None:
@@ -61,42 +68,62 @@ def board_not_found(box: Device, exc: RemoteError, game: str, name: str, uploade
 
 
 def register(subparsers: Any) -> None:
-    with_boards = f"a game with boards: {_with_boards()}"
-    parser = subparsers.add_parser("boards", help="list, download, upload, delete boards")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    lst = sub.add_parser("list", help="every board (of one game)")
-    lst.add_argument("game", nargs="?", help="only this game (default: every game)")
+    with_boards = _("a game with boards: {games}").format(games=_with_boards())
+    game = pgettext("metavar", "game")
+    parser = subparsers.add_parser("boards", help=_("list, download, upload, delete boards"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
+    lst = sub.add_parser("list", help=_("every board (of one game)"))
+    lst.add_argument(
+        "game", nargs="?", metavar=game, help=_("only this game (default: every game)")
+    )
     lst.set_defaults(func=boards_list)
-    get = sub.add_parser("get", help="one board as JSON")
-    get.add_argument("game", help=with_boards)
-    get.add_argument("name", help="a board's name as `boards list` shows it")
-    get.add_argument("-o", "--output", type=Path, help="write it to this file")
+    get = sub.add_parser("get", help=_("one board as JSON"))
+    get.add_argument("game", metavar=game, help=with_boards)
+    get.add_argument(
+        "name",
+        metavar=pgettext("metavar", "name"),
+        help=_("a board's name as `boards list` shows it"),
+    )
+    get.add_argument(
+        "-o", "--output", type=Path, metavar=_("FILE"), help=_("write it to this file")
+    )
     get.set_defaults(func=boards_get)
-    put = sub.add_parser("put", help="upload boards; all are checked before any is stored")
-    put.add_argument("game", help=with_boards)
+    put = sub.add_parser("put", help=_("upload boards; all are checked before any is stored"))
+    put.add_argument("game", metavar=game, help=with_boards)
     put.add_argument(
-        "file", type=Path, help="JSON: one board (as `boards get` writes it) or {name: board}"
+        "file",
+        type=Path,
+        metavar=_("file"),
+        help=_("JSON: one board (as `boards get` writes it) or {name: board}"),
     )
     put.add_argument(
-        "--name", help="store the single board in FILE under this name (default: its own name)"
+        "--name",
+        metavar=_("NAME"),
+        help=_("store the single board in FILE under this name (default: its own name)"),
     )
     add_pin_arg(put)
     put.set_defaults(func=boards_put)
-    delete = sub.add_parser("delete", help="delete an uploaded board")
-    delete.add_argument("game", help=with_boards)
-    delete.add_argument("name", help="an uploaded board's name")
+    delete = sub.add_parser("delete", help=_("delete an uploaded board"))
+    delete.add_argument("game", metavar=game, help=with_boards)
+    delete.add_argument(
+        "name", metavar=pgettext("metavar", "name"), help=_("an uploaded board's name")
+    )
     add_pin_arg(delete)
     delete.set_defaults(func=boards_delete)
     for p in (lst, get, put, delete):
         add_connection_args(p)
-    check = sub.add_parser("check", help="validate board files offline (no device needed)")
+    check = sub.add_parser("check", help=_("validate board files offline (no device needed)"))
     check.add_argument(
         "game", choices=[e.id for e in catalog.entries() if e.boards], help=with_boards
     )
     check.add_argument(
-        "files", type=Path, nargs="+", help="JSON: a board, a list, or {name: board}"
+        "files",
+        type=Path,
+        nargs="+",
+        metavar=_("file"),
+        help=_("JSON: a board, a list, or {name: board}"),
     )
-    check.add_argument("--json", action="store_true", help="a result per file, as JSON")
+    check.add_argument("--json", action="store_true", help=_("a result per file, as JSON"))
     check.set_defaults(func=boards_check)
     for entry in catalog.entries():  # the games' own tools for their boards
         if entry.laptop:
@@ -131,7 +158,7 @@ def boards_list(args: argparse.Namespace) -> int:
             print_json(result)
             return 0
         rows = [[b["game"], b["name"], _source(b)] for b in result["boards"]]
-        print(table(["game", "board", "source"], rows) if rows else "no boards")
+        print(table([_("game"), _("board"), _("source")], rows) if rows else _("no boards"))
         return 0
 
     return run_with_device(args, body)
@@ -139,8 +166,8 @@ def boards_list(args: argparse.Namespace) -> int:
 
 def _source(board: dict[str, Any]) -> str:
     if board["uploaded"]:
-        return "uploaded (replaces shipped)" if board["shipped"] else "uploaded"
-    return "shipped"
+        return _("uploaded (replaces shipped)") if board["shipped"] else _("uploaded")
+    return _("shipped")
 
 
 def boards_get(args: argparse.Namespace) -> int:
@@ -155,7 +182,7 @@ def boards_get(args: argparse.Namespace) -> int:
         write_text(text, args.output)
         if args.output is None:
             return 0
-        what = f"board {args.name} of {args.game}"
+        what = _("board {name} of {game}").format(name=args.name, game=args.game)
         return saved(args.output, what, args.json, game=args.game, name=args.name)
 
     return run_with_device(args, body)
@@ -178,7 +205,9 @@ def load_boards(path: Path, name: str | None) -> dict[str, Any]:
     if name is None:
         if not isinstance(own, str) or not own.strip():
             raise InvalidError(
-                f"{path}: give --name NAME for a single board, or a {{name: board}} file"
+                _("{path}: give --name NAME for a single board, or a {{name: board}} file").format(
+                    path=path
+                )
             )
         name = own.strip()
     elif isinstance(own, str):
@@ -194,8 +223,11 @@ def boards_put(args: argparse.Namespace) -> int:
             size = len(json.dumps(board, ensure_ascii=False).encode("utf-8"))
             if size > board_kinds.BOARD_BYTES_MAX:
                 raise InvalidError(
-                    f"{args.file}: {name}: a board has at most {board_kinds.BOARD_BYTES_MAX}"
-                    f" bytes of JSON, not {size}"
+                    _(
+                        "{path}: {name}: a board has at most {limit} bytes of JSON, not {size}"
+                    ).format(
+                        path=args.file, name=name, limit=board_kinds.BOARD_BYTES_MAX, size=size
+                    )
                 )
     except HostError as exc:
         return report(exc)
@@ -203,7 +235,8 @@ def boards_put(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         result = call_with_pin(box, "boards.put", args.pin, game=args.game, boards=items)
         stored = ", ".join(result["stored"])
-        return show(result, args.json, f"stored for {result['game']}: {stored}")
+        text = _("stored for {game}: {names}").format(game=result["game"], names=stored)
+        return show(result, args.json, text)
 
     return run_with_device(args, body)
 
@@ -216,6 +249,7 @@ def boards_delete(args: argparse.Namespace) -> int:
             result = call_with_pin(box, "boards.delete", args.pin, game=args.game, name=args.name)
         except RemoteError as exc:
             board_not_found(box, exc, args.game, args.name, uploaded=True)
-        return show(result, args.json, f"deleted {result['game']} board {result['deleted']}")
+        text = _("deleted {game} board {name}").format(game=result["game"], name=result["deleted"])
+        return show(result, args.json, text)
 
     return run_with_device(args, body)

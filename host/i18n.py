@@ -53,7 +53,7 @@ _language = DEFAULT
 _loaded: dict[str, _gettext.NullTranslations] = {}
 
 
-def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+def N_(message: str) -> str:
     """Mark `message` for the catalog without translating it here."""
     return message
 

@@ -25,25 +25,32 @@ from .device import (
     until_interrupted,
     write_file,
 )
+from .i18n import _
 from .output import print_json, saved
 
 _BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("mirror", help="show the box's screen live in the terminal")
-    parser.add_argument("--once", action="store_true", help="show one frame and stop")
-    parser.add_argument("--png", type=Path, help="also save the (last) frame as a PNG file")
+    parser = subparsers.add_parser("mirror", help=_("show the box's screen live in the terminal"))
+    parser.add_argument("--once", action="store_true", help=_("show one frame and stop"))
+    parser.add_argument(
+        "--png", type=Path, metavar=_("FILE"), help=_("also save the (last) frame as a PNG file")
+    )
     parser.add_argument(
         "--scale",
         type=int,
         default=1,
         choices=range(1, 9),
         metavar="N",
-        help="the --png picture N times as large (nearest neighbour; 1 to 8, default 1)",
+        help=_("the --png picture N times as large (nearest neighbour; 1 to 8, default 1)"),
     )
     parser.add_argument(
-        "--interval", type=seconds, default=0.25, help="seconds between frames (Ctrl-C ends)"
+        "--interval",
+        type=seconds,
+        default=0.25,
+        metavar=_("SECONDS"),
+        help=_("seconds between frames (Ctrl-C ends)"),
     )
     add_connection_args(parser)
     parser.set_defaults(func=mirror)
@@ -54,7 +61,9 @@ def decode_png(png: bytes) -> Image.Image:
     try:
         return Image.open(io.BytesIO(png)).convert("1")
     except (OSError, ValueError) as exc:
-        raise HostError(f"the box sent a picture that is not a PNG: {exc}") from None
+        raise HostError(
+            _("the box sent a picture that is not a PNG: {why}").format(why=exc)
+        ) from None
 
 
 def scaled_png(png: bytes, scale: int) -> bytes:
@@ -127,7 +136,7 @@ def mirror(args: argparse.Namespace) -> int:
         else:
             until_interrupted(frame, args.interval)
         if args.png and not args.json and not first:
-            saved(args.png, "the screen" if args.once else "the last screen", False)
+            saved(args.png, _("the screen") if args.once else _("the last screen"), False)
         return 0
 
     return run_with_device(args, body)

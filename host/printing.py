@@ -18,9 +18,10 @@ from spielleiter.games import catalog
 
 from .board_files import validated
 from .device import UsageError, write_file
+from .i18n import N_, _, ngettext
 from .output import saved
 
-PDF_EXTRA = (
+PDF_EXTRA = N_(
     "print needs the PDF library fpdf2, the laptop's extra 'print': in the checkout"
     " python3 -m pip install '.[print]' (or into this Python: python3 -m pip install"
     " 'fpdf2>=2.8')"
@@ -32,25 +33,28 @@ def need_pdf_library() -> None:
     try:
         import fpdf  # noqa: F401
     except ImportError:
-        raise UsageError(PDF_EXTRA) from None
+        raise UsageError(_(PDF_EXTRA)) from None
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("print", help="print-and-play sheets as PDF")
-    sub = parser.add_subparsers(dest="game", metavar="GAME", required=True)
+    parser = subparsers.add_parser("print", help=_("print-and-play sheets as PDF"))
+    sub = parser.add_subparsers(dest="game", metavar=_("GAME"), required=True)
     for entry in catalog.entries():
         if entry.sheets is not None:
             _game(sub, entry.id, entry.sheets)
 
 
 def _game(sub: Any, game: str, sheets: catalog.Sheets) -> None:
-    """`print GAME --out PDF [--FILES FILE ...] [--json]`."""
-    parser = sub.add_parser(game, help=sheets.help)
-    parser.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    """`print GAME --out PDF [--FILES FILE ...] [--json]` (the entry's help texts are
+    marked for the catalog in the game's package)."""
+    parser = sub.add_parser(game, help=_(sheets.help))
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar=_("FILE"), help=_("the PDF to write")
+    )
     if sheets.files:
         parser.add_argument(f"--{sheets.files}", dest="files", type=Path, nargs="+", default=[],
-                            metavar="FILE", help=sheets.files_help)  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="say what was written, as JSON")
+                            metavar=_("FILE"), help=_(sheets.files_help))  # fmt: skip
+    parser.add_argument("--json", action="store_true", help=_("say what was written, as JSON"))
     parser.set_defaults(func=print_sheets, files=[])
 
 
@@ -68,10 +72,15 @@ def print_sheets(args: argparse.Namespace) -> int:
 
     drawing = entry.load(sheets.draw)(boards, pdf.FontMetrics())
     write_file(args.out, pdf.render(drawing))
-    return printed(args, drawing.pages, drawing.contents)
+    if drawing.contents_plural:
+        count = drawing.contents_count
+        what = ngettext(drawing.contents, drawing.contents_plural, count).format(count=count)
+    else:
+        what = _(drawing.contents) if drawing.contents else ""
+    return printed(args, drawing.pages, what)
 
 
 def printed(args: argparse.Namespace, pages: int, what: str) -> int:
     """Say what was written: a line for people, or JSON under --json."""
-    count = f"{pages} page" if pages == 1 else f"{pages} pages"
+    count = ngettext("{count} page", "{count} pages", pages).format(count=pages)
     return saved(args.out, f"{count} ({what})" if what else count, args.json, pages=pages)

@@ -13,6 +13,8 @@ from spielleiter.games.besenbingo.templates import (
 )
 from spielleiter_host.cli import main
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 
 @pytest.fixture
 def template_files(tmp_path: Path) -> list[Path]:

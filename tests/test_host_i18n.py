@@ -30,9 +30,16 @@ box = every.box
 places = every.places
 
 
+GAME_SOURCES = ("laptop.py", "sheets.py", "__init__.py")
+"""What `make messages` reads of each game's package (MESSAGE_SOURCES in the Makefile)."""
+KEYWORDS = {**DEFAULT_KEYWORDS, "holds": (1, 2)}
+"""Babel's keywords, and Drawing.holds(singular, plural, count) of the printed sheets."""
+
+
 def message_sources() -> list[Path]:
-    """The files `make messages` extracts: host/ and the games' laptop commands."""
-    return sorted((ROOT / "host").rglob("*.py")) + sorted(ROOT.glob("firmware/games/*/laptop.py"))
+    """The files `make messages` extracts: host/ and the games' laptop texts."""
+    games = [p for name in GAME_SOURCES for p in ROOT.glob(f"firmware/games/*/{name}")]
+    return sorted((ROOT / "host").rglob("*.py")) + sorted(games)
 
 
 def extracted() -> dict[tuple[str | None, str | tuple[str, str]], list[str]]:
@@ -41,7 +48,7 @@ def extracted() -> dict[tuple[str | None, str | tuple[str, str]], list[str]]:
     found: dict[tuple[str | None, str | tuple[str, str]], list[str]] = {}
     for path in message_sources():
         for line, message, _comments, context in extract_from_file(
-            "python", path, keywords=DEFAULT_KEYWORDS
+            "python", path, keywords=KEYWORDS
         ):
             key = message if isinstance(message, str) else (message[0], message[1])
             where = f"{path.relative_to(ROOT)}:{line}"
@@ -169,7 +176,7 @@ def test_the_reader_leaves_out_fuzzy_and_untranslated_entries_and_takes_plurals(
 
 def test_every_module_that_speaks_is_extracted() -> None:
     """A module that takes `_` from the i18n module is among the files `make messages`
-    reads (the Makefile names host/ and firmware/games/*/laptop.py)."""
+    reads (host/ and the GAME_SOURCES of every game's package)."""
     sources = set(message_sources())
     speaking = [
         path
@@ -178,7 +185,9 @@ def test_every_module_that_speaks_is_extracted() -> None:
     ]
     assert speaking and not [p for p in speaking if p not in sources]
     makefile = (ROOT / "Makefile").read_text("utf-8")
-    assert "host $(wildcard firmware/games/*/laptop.py)" in makefile
+    wildcard = " ".join(f"firmware/games/*/{name}" for name in GAME_SOURCES)
+    assert f"MESSAGE_SOURCES := $(wildcard {wildcard})" in makefile.replace("\\\n\t", "")
+    assert "-k holds:1,2" in makefile
 
 
 def test_the_catalog_ships_with_the_package() -> None:
@@ -433,3 +442,11 @@ def test_a_json_error_is_the_same_in_both_languages(
     filled = [a.format(**places, record=record) for a in argv]
     code, out, err = same_json_in_both(command, filled, box[0], capsys, monkeypatch)
     assert json.loads(out)["error"] == err.strip().removeprefix("spielleiter-host: ")
+
+
+def test_printing_says_what_it_wrote_in_german(tmp_path: Path, locale, capsys) -> None:
+    out = tmp_path / "e.pdf"
+    assert main(["print", "engel-bengel", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}: 8 Seiten (16 Brettseiten), ")
+    assert main(["print", "engel-bengel", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pages"] == 8

@@ -22,6 +22,8 @@ from spielleiter.games.engel_bengel.sheets import faces_sheet
 from spielleiter_host import pdf
 from spielleiter_host.cli import main
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 METRICS = pdf.FontMetrics()
 FIELDS = {"cell", "hexe", "copilot", "paar", "kombi", "minus"}
 """The roles of the boxes a player reads and crosses."""

@@ -118,6 +118,13 @@ class Variant:
     """Parameters and meta this variant fixes (merged into the setup's choices)."""
 
 
+def N_(text: str) -> str:
+    """Mark an English text that only the laptop tool shows (a `print` help text) for its
+    German catalog: `make messages` finds it here, spielleiter-host translates it where it
+    shows it. The box shows none of these."""
+    return text
+
+
 @dataclass(frozen=True)
 class Sheets:
     """A game's print-and-play pages: `spielleiter-host print GAME --out PDF` renders them.
@@ -129,7 +136,8 @@ class Sheets:
     """"module:function" `(boards, metrics) -> Drawing`: the pages for `boards` (the game's
     boards as `parse` returns them; None: the shipped ones), laid out by `metrics`."""
     help: str
-    """What the pages hold, for `print --help` ("every board face on A4, two a page")."""
+    """What the pages hold, for `print --help` ("every board face on A4, two a page"),
+    in English, marked with N_ (the laptop tool translates it)."""
     files: str = ""
     """The option that names board files to print instead of the shipped boards
     ("template": `--template FILE ...`); "" when there is none."""

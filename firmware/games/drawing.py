@@ -199,7 +199,10 @@ class Drawing:
         self.title = title
         self.metrics = metrics
         self.contents = ""
-        """What the pages hold, in a few words for the line that says what was written."""
+        """What the pages hold, in a few English words for the line that says what was
+        written (the laptop tool translates it from its catalog); `holds` sets it."""
+        self.contents_plural = ""
+        self.contents_count = 0
         self.commands: list[Command] = []
         self.texts: list[Placed] = []
         self.boxes: list[Box] = []
@@ -208,6 +211,12 @@ class Drawing:
     @property
     def pages(self) -> int:
         return self._pages
+
+    def holds(self, singular: str, plural: str, count: int) -> None:
+        """Say what the pages hold, with a number: `singular` (count 1) or `plural`, in
+        English with {count} for it; `make messages` takes both for the laptop's catalog
+        (the keyword holds:1,2), which picks the form of its language."""
+        self.contents, self.contents_plural, self.contents_count = singular, plural, count
 
     def page(self) -> None:
         """Start a new page."""

@@ -1,6 +1,6 @@
 """Besenbingo: the tower cards, the sheets, the computers' crosses, the table and screens."""
 
-from spielleiter.games.catalog import GameEntry, Option, Sheets, Variant
+from spielleiter.games.catalog import N_, GameEntry, Option, Sheets, Variant
 
 from .info import INFO
 
@@ -24,9 +24,9 @@ ENTRY = GameEntry(
     board_twin="templates:twin_board",
     sheets=Sheets(
         "sheets:draw",
-        "tower cards and their backs, the rules, one page per template",
+        N_("tower cards and their backs, the rules, one page per template"),
         files="template",
-        files_help="template files (as uploaded to the box); default: the shipped nine",
+        files_help=N_("template files (as uploaded to the box); default: the shipped nine"),
         parse="templates:validate_template",
         single_key="grid",
     ),

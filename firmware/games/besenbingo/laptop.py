@@ -32,12 +32,13 @@ from spielleiter.games.besenbingo.templates import (
 from spielleiter_host import runner
 from spielleiter_host.board_files import BoardFileError, check_files, report_checks, validated
 from spielleiter_host.device import HostError, UsageError, report, whole_number
+from spielleiter_host.i18n import _
 from spielleiter_host.output import print_json, table
 
 
 def load_template_files(paths: Sequence[Path]) -> list[Template]:
     """Templates from JSON files: one template, a list of them, or {name: template}."""
-    return [t for _, t in validated(paths, "grid", validate_template)]
+    return [t for _where, t in validated(paths, "grid", validate_template)]
 
 
 def check_twins(items: Sequence[tuple[str, Template]]) -> None:
@@ -50,14 +51,16 @@ def check_twins(items: Sequence[tuple[str, Template]]) -> None:
         twin = twin_of(template, earlier)
         if twin is not None:
             twin_where = items[earlier.index(twin)][0]
-            what = f"the template {twin.name!r} ({twin_where})"
+            what = _("the template {name!r} ({where})").format(name=twin.name, where=twin_where)
         elif (twin := twin_of(template, shipped)) is not None:
-            what = f"the shipped template {twin.name!r}"
+            what = _("the shipped template {name!r}").format(name=twin.name)
         else:
             continue
         raise BoardFileError(
-            f"{where}: {template.name!r} is the same as {what} up to rotation, mirroring "
-            "and renaming witches, copilots and towers; templates must all differ"
+            _(
+                "{where}: {name!r} is the same as {what} up to rotation, mirroring "
+                "and renaming witches, copilots and towers; templates must all differ"
+            ).format(where=where, name=template.name, what=what)
         )
 
 
@@ -117,28 +120,41 @@ def register(where: str, subparsers: Any) -> None:
     """`templates score|check` among spielleiter-host's commands."""
     if where != "commands":
         return
-    parser = subparsers.add_parser("templates", help="Besenbingo templates: score, check")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    parser = subparsers.add_parser("templates", help=_("Besenbingo templates: score, check"))
+    sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
     score = sub.add_parser(
-        "score", help="expected score of the strongest and of greedy play per template"
+        "score", help=_("expected score of the strongest and of greedy play per template")
     )
     score.add_argument(
         "--games",
         type=whole_number(0),
         default=200,
-        help="simulated games per template (0: the exact scores only)",
+        metavar="N",
+        help=_("simulated games per template (0: the exact scores only)"),
     )
-    score.add_argument("--seed", type=int, default=0)
-    score.add_argument("--template", type=Path, nargs="+", default=[], metavar="FILE",
-                       help="score these template files instead of the shipped nine")
-    score.add_argument("--json", action="store_true", help="print JSON")
+    score.add_argument(
+        "--seed", type=int, default=0, metavar="N", help=_("seed of the simulated games")
+    )
+    score.add_argument(
+        "--template",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar=_("FILE"),
+        help=_("score these template files instead of the shipped nine"),
+    )
+    score.add_argument("--json", action="store_true", help=_("print JSON"))
     runner.add_arguments(score)
     score.set_defaults(func=templates_score)
-    check = sub.add_parser("check", help="validate template files")
+    check = sub.add_parser("check", help=_("validate template files"))
     check.add_argument(
-        "file", type=Path, nargs="+", help="JSON: a template, a list, or {name: template}"
+        "file",
+        type=Path,
+        nargs="+",
+        metavar=_("file"),
+        help=_("JSON: a template, a list, or {name: template}"),
     )
-    check.add_argument("--json", action="store_true", help="a result per file, as JSON")
+    check.add_argument("--json", action="store_true", help=_("a result per file, as JSON"))
     check.set_defaults(func=templates_check)
 
 
@@ -162,13 +178,16 @@ def templates_score(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    headers = ["template", "best play", "best vs mean %", "greedy", "greedy vs mean %"]
+    headers = [_("template"), _("best play"), _("best vs mean %"), _("greedy"),
+               _("greedy vs mean %")]  # fmt: skip
     if args.games > 0:
-        headers += ["simulated", "± s.e."]
+        headers += [_("simulated"), _("± s.e.")]
     shown = [[round(v, 2) if isinstance(v, float) else v for v in r.values()] for r in rows]
     print(table(headers, shown))
     print(
-        f"largest deviation from the mean: best play {spread:.1f} %, greedy {greedy_spread:.1f} %"
+        _("largest deviation from the mean: best play {best:.1f} %, greedy {greedy:.1f} %").format(
+            best=spread, greedy=greedy_spread
+        )
     )
     return 0
 

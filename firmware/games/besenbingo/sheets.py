@@ -334,8 +334,11 @@ def besenbingo_sheet(templates: Sequence[Template], metrics: Metrics) -> Drawing
     rules_page(sheet)
     for template in templates:
         template_page(sheet, template)
-    count = f"{len(templates)} template" if len(templates) == 1 else f"{len(templates)} templates"
-    sheet.contents = f"tower cards and their backs, rules, {count}"
+    sheet.holds(
+        "tower cards and their backs, rules, {count} template",
+        "tower cards and their backs, rules, {count} templates",
+        len(templates),
+    )
     return sheet
 
 

@@ -1,6 +1,6 @@
 """Engel & Bengel: the faces, the rules, computers that know when to stop, table and screens."""
 
-from spielleiter.games.catalog import GameEntry, HouseRule, Option, Sheets
+from spielleiter.games.catalog import N_, GameEntry, HouseRule, Option, Sheets
 
 from .info import (
     DURCHGAENGE,
@@ -30,9 +30,9 @@ ENTRY = GameEntry(
     boards="faces:validate_board:default_boards",
     sheets=Sheets(
         "sheets:draw",
-        "every board face on A4, two a page",
+        N_("every board face on A4, two a page"),
         files="face",
-        files_help="face files (as uploaded to the box); default: the shipped 16",
+        files_help=N_("face files (as uploaded to the box); default: the shipped 16"),
         parse="faces:validate_face",
         single_key="rows",
     ),

@@ -32,6 +32,7 @@ from spielleiter_host.device import (
     report,
     whole_number,
 )
+from spielleiter_host.i18n import N_, _
 from spielleiter_host.output import print_json, table
 
 GAME = "engel-bengel"
@@ -39,7 +40,7 @@ GAME = "engel-bengel"
 
 def load_face_files(paths: Sequence[Path]) -> list[Face]:
     """Faces from JSON files: one face, a list of faces, or {name: face}."""
-    return [f for _, f in validated(paths, "rows", validate_face)]
+    return [f for _where, f in validated(paths, "rows", validate_face)]
 
 
 # --- boards stats -------------------------------------------------------------------------
@@ -149,7 +150,7 @@ def _play_game(
         face = state.face.name
         paid_before = len(state.payments)
         if action >= 2:
-            row, _ = decode_place(action)
+            row, _value = decode_place(action)
             if not state.board[row]:
                 starters[row] = seat
         state.apply_action(action)
@@ -195,9 +196,10 @@ def stats_rows(stats: dict[str, FaceStats], faces: Sequence[Face]) -> list[list[
 
 
 STATS_HEADERS = [
-    "face", "Durchg.", "turns", "row", "kind", "chips", "completed", "by starter",
-    "mean moved", "at turn",
+    N_("face"), N_("Durchg."), N_("turns"), N_("row"), N_("kind"), N_("chips"),
+    N_("completed"), N_("by starter"), N_("mean moved"), N_("at turn"),
 ]  # fmt: skip
+"""The table's columns, in English under --json; translated in the table."""
 
 
 def boards_stats(args: argparse.Namespace) -> int:
@@ -207,10 +209,12 @@ def boards_stats(args: argparse.Namespace) -> int:
     if unknown:
         hint = did_you_mean(unknown[0], bots.LEVELS)
         raise UsageError(
-            f"--seats: unknown seat {unknown[0]!r}{hint}: one of {', '.join(bots.LEVELS)}"
+            _("--seats: unknown seat {seat!r}{hint}: one of {levels}").format(
+                seat=unknown[0], hint=hint, levels=", ".join(bots.LEVELS)
+            )
         )
     if not 2 <= len(seats) <= 8:
-        raise UsageError(f"--seats: 2 to 8 seats, not {len(seats)}")
+        raise UsageError(_("--seats: 2 to 8 seats, not {count}").format(count=len(seats)))
     faces = load_face_files(args.file) if args.file else list(default_faces())
     if args.file:
         try:  # the rules' own limits on faces (how many a game takes)
@@ -229,8 +233,12 @@ def boards_stats(args: argparse.Namespace) -> int:
         print_json({"seats": seats, "games": args.games, "seed": args.seed,
                     "headers": STATS_HEADERS, "rows": rows})  # fmt: skip
     else:
-        print(f"{args.games} games, seats {','.join(seats)}, seed {args.seed}")
-        print(table(STATS_HEADERS, rows))
+        print(
+            _("{games} games, seats {seats}, seed {seed}").format(
+                games=args.games, seats=",".join(seats), seed=args.seed
+            )
+        )
+        print(table([_(h) for h in STATS_HEADERS], rows))
     return 0
 
 
@@ -238,19 +246,32 @@ def register(where: str, sub: Any) -> None:
     """The `boards stats` subcommand (offline, no device)."""
     if where != "boards":
         return
-    stats = sub.add_parser("stats", help="simulated games per face and row (engel-bengel)")
+    stats = sub.add_parser("stats", help=_("simulated games per face and row (engel-bengel)"))
     stats.add_argument("game", choices=[GAME], help=GAME)
-    stats.add_argument("file", type=Path, nargs="*", help="face files (default: the shipped 16)")
+    stats.add_argument(
+        "file",
+        type=Path,
+        nargs="*",
+        metavar=_("file"),
+        help=_("face files (default: the shipped 16)"),
+    )
     stats.add_argument(
         "--seats",
         default="normal,normal,normal,normal",
-        help="computer levels in seat order (default: four Normal)",
+        metavar=_("SEATS"),
+        help=_("computer levels in seat order (default: four Normal)"),
     )
     stats.add_argument(
-        "--games", type=whole_number(1), default=2000, help="games in all (default 2000)"
+        "--games",
+        type=whole_number(1),
+        default=2000,
+        metavar="N",
+        help=_("games in all (default 2000)"),
     )
-    stats.add_argument("--seed", type=int, default=1, help="seed of the dice and the computers")
-    stats.add_argument("--json", action="store_true", help="print the table as JSON")
-    stats.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    stats.add_argument(
+        "--seed", type=int, default=1, metavar="N", help=_("seed of the dice and the computers")
+    )
+    stats.add_argument("--json", action="store_true", help=_("print the table as JSON"))
+    stats.add_argument("--no-progress", action="store_true", help=_("no progress bar on stderr"))
     runner.add_arguments(stats)
     stats.set_defaults(func=boards_stats)

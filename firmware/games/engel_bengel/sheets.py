@@ -66,7 +66,7 @@ def faces_sheet(faces: Sequence[Face], metrics: Metrics) -> Drawing:
         for k, line in enumerate(LEGEND):
             sheet.text(MARGIN, A4[1] - MARGIN - 6 + 5.5 * k, line, 12, align="L", width=width,
                        smallest=10)  # fmt: skip
-    sheet.contents = f"{len(faces)} face" if len(faces) == 1 else f"{len(faces)} faces"
+    sheet.holds("{count} face", "{count} faces", len(faces))
     return sheet
 
 
