@@ -22,6 +22,7 @@ from spielleiter.games.base import CHANCE, Game, State, ranks
 from spielleiter.records import Record, RecordError
 
 from .device import InvalidError, read_json
+from .i18n import _
 from .output import print_json
 
 SCHEMA_VERSION = 1
@@ -34,7 +35,9 @@ class ActionRefused(InvalidError):
 
     def __init__(self, where: str, index: int, reason: str) -> None:
         super().__init__(
-            f"{where}: action {index} cannot be played: {reason}",
+            _("{where}: action {index} cannot be played: {reason}").format(
+                where=where, index=index, reason=reason
+            ),
             {"index": index, "reason": reason},
         )
         self.index = index
@@ -221,19 +224,27 @@ def read_record(path: Path) -> Record:
         board = board_of(data)
         if board:
             raise InvalidError(
-                f"{path} is a board of {board}, not a record (a record is what `records get`"
-                " saves; a board goes to the box with `boards put`)"
+                _(
+                    "{path} is a board of {game}, not a record (a record is what `records get`"
+                    " saves; a board goes to the box with `boards put`)"
+                ).format(path=path, game=board)
             )
-        raise InvalidError(f"{path} is not a record: it has no \"format\" and no \"actions\"")
+        raise InvalidError(
+            _('{path} is not a record: it has no "format" and no "actions"').format(path=path)
+        )
     if isinstance(data, dict) and None in (data.get("actions") or []):
         raise InvalidError(
-            f"{path} is a match still running on the box: what no seat may know yet is"
-            " withheld from it; replay it once the match has ended"
+            _(
+                "{path} is a match still running on the box: what no seat may know yet is"
+                " withheld from it; replay it once the match has ended"
+            ).format(path=path)
         )
     try:
         return Record.from_json(data)
     except RecordError as exc:
-        raise InvalidError(f"{path} is not a record this tool can replay: {exc}") from None
+        raise InvalidError(
+            _("{path} is not a record this tool can replay: {why}").format(path=path, why=exc)
+        ) from None
 
 
 def board_of(data: Any) -> str:
@@ -262,11 +273,13 @@ def _command(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `replay RECORD.json`."""
-    p = subparsers.add_parser("replay", help="print a recorded game as text, or as data")
-    p.add_argument("record", help="a record file (JSON, as `records get` saves it)")
+    p = subparsers.add_parser("replay", help=_("print a recorded game as text, or as data"))
+    p.add_argument(
+        "record", metavar=_("record"), help=_("a record file (JSON, as `records get` saves it)")
+    )
     p.add_argument(
         "--json",
         action="store_true",
-        help="the match as data: every action, what all could see after it, the result",
+        help=_("the match as data: every action, what all could see after it, the result"),
     )
     p.set_defaults(func=_command)

@@ -450,3 +450,11 @@ def test_printing_says_what_it_wrote_in_german(tmp_path: Path, locale, capsys) -
     assert capsys.readouterr().out.startswith(f"{out}: 8 Seiten (16 Brettseiten), ")
     assert main(["print", "engel-bengel", "--out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["pages"] == 8
+
+
+def test_a_file_that_is_no_record_is_named_in_german(tmp_path: Path, locale, capsys) -> None:
+    path = tmp_path / "hallo.json"
+    path.write_text(json.dumps({"hello": 1}), "utf-8")
+    assert main(["replay", str(path)]) == 7
+    err = capsys.readouterr().err
+    assert err == f'spielleiter-host: {path} ist keine Partie: es fehlen "format" und "actions"\n'

@@ -19,6 +19,8 @@ from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter_host.cli import main
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 GAMES = catalog.names()
 ENGLISH = re.compile(r"\b(the|is|not|action|game|over|legal|move|no)\b", re.IGNORECASE)
 
