@@ -23,6 +23,7 @@ from .device import (
     report,
     run_with_device,
 )
+from .i18n import _, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -30,22 +31,28 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "leaderboard", help="show the Bestenliste (ratings, points), a rating's history, or reset"
+        "leaderboard",
+        help=_("show the Bestenliste (ratings, points), a rating's history, or reset"),
     )
-    parser.add_argument("game", nargs="?", help="one game (default: every game)")
-    parser.add_argument("--reset", action="store_true", help="clear it (needs the admin PIN)")
-    parser.add_argument("--pin", help="the admin PIN (asked for at a terminal when needed)")
-    parser.add_argument("--yes", action="store_true", help="--reset: do not ask first")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        metavar=pgettext("metavar", "game"),
+        help=_("one game (default: every game)"),
+    )
+    parser.add_argument("--reset", action="store_true", help=_("clear it (needs the admin PIN)"))
+    parser.add_argument("--pin", help=_("the admin PIN (asked for at a terminal when needed)"))
+    parser.add_argument("--yes", action="store_true", help=_("--reset: do not ask first"))
     parser.add_argument(
         "--history",
-        metavar="NAME",
-        help="a player's (or computer level's) rating after each match, oldest first",
+        metavar=_("NAME"),
+        help=_("a player's (or computer level's) rating after each match, oldest first"),
     )
     parser.add_argument(
         "--plot",
-        metavar="FILE",
+        metavar=_("FILE"),
         type=Path,
-        help="--history: draw it over time with its band into FILE.png or FILE.svg",
+        help=_("--history: draw it over time with its band into FILE.png or FILE.svg"),
     )
     add_connection_args(parser)
     parser.set_defaults(func=leaderboard)
@@ -53,26 +60,46 @@ def register(subparsers: Any) -> None:
 
 def leaderboard(args: argparse.Namespace) -> int:
     game = {"game": args.game} if args.game else {}
-    which = f"of {args.game}" if args.game else "of every game"
     if args.plot is not None and args.history is None:
-        return report(UsageError("--plot draws a --history NAME"))
+        return report(UsageError(_("--plot draws a --history NAME")))
     if args.plot is not None and args.plot.suffix.lower() not in PLOT_SUFFIXES:
-        return report(UsageError(f"--plot: a .png or .svg file, not {args.plot.name!r}"))
+        return report(
+            UsageError(_("--plot: a .png or .svg file, not {name!r}").format(name=args.plot.name))
+        )
     if args.reset and args.history is not None:
-        return report(UsageError("--reset and --history: one at a time"))
-    if args.reset and not confirmed(
-        f"Clear the Bestenliste {which}? Its points go, and its ratings count only the"
-        " matches that finish from now on (the records stay).",
-        args.yes,
-    ):
-        return report(HostError("nothing cleared"))
+        return report(UsageError(_("--reset and --history: one at a time")))
+    after = _(
+        "Its points go, and its ratings count only the matches that finish from now on"
+        " (the records stay)."
+    )
+    question = (
+        _("Clear the Bestenliste of {game}?").format(game=args.game)
+        if args.game
+        else _("Clear the Bestenliste of every game?")
+    )
+    if args.reset and not confirmed(f"{question} {after}", args.yes):
+        return report(HostError(_("nothing cleared")))
 
     def body(box: Device) -> int:
         if args.reset:
             result = call_with_pin(box, "bestenliste.reset", args.pin, **game)
+            removed = result["removed"]
             text = (
-                f"Bestenliste of {args.game or 'every game'} cleared:"
-                f" {result['removed']} lines removed; its ratings start again"
+                ngettext(
+                    "Bestenliste of {game} cleared: {removed} line removed; its ratings start"
+                    " again",
+                    "Bestenliste of {game} cleared: {removed} lines removed; its ratings start"
+                    " again",
+                    removed,
+                ).format(game=args.game, removed=removed)
+                if args.game
+                else ngettext(
+                    "Bestenliste of every game cleared: {removed} line removed; the ratings"
+                    " start again",
+                    "Bestenliste of every game cleared: {removed} lines removed; the ratings"
+                    " start again",
+                    removed,
+                ).format(removed=removed)
             )
             return show(result, args.json, text)
         if args.history is not None:
@@ -96,13 +123,13 @@ def board_text(result: dict[str, Any]) -> str:
     lowest = result.get("lowest_first", {})
     for name, lines in result["bestenliste"].items():
         out.append(f"== {name}")
-        out.append("ratings (ranked by mu - 3 sigma; 'new' after a first match):")
+        out.append(_("ratings (ranked by mu - 3 sigma; 'new' after a first match):"))
         own = {p["name"]: p for p in points.get(name, [])}
         rows = [
             [
                 s["place"],
                 s["name"] + ("" if s["kind"] == "human" else f" ({_kind(s)})"),
-                "new" if s["new"] else f"{s['rating']:.1f}",
+                _("new") if s["new"] else f"{s['rating']:.1f}",
                 f"{s['mu']:.1f}",
                 f"{s['sigma']:.1f}",
                 s["matches"],
@@ -113,25 +140,29 @@ def board_text(result: dict[str, Any]) -> str:
             ]
             for s in lines
         ]
-        headers = ["place", "name", "rating", "mu", "sigma", "matches", "wins", "avg points"]
-        out.append(table(headers, rows) if rows else "(no rated match)")
-        order = "fewest first" if lowest.get(name) else "most first"
-        out.append(f"points (by the average per match, {order}):")
+        headers = [_("place"), _("name"), _("rating"), "mu", "sigma", _("matches"), _("wins"),
+                   _("avg points")]  # fmt: skip
+        out.append(table(headers, rows) if rows else _("(no rated match)"))
+        out.append(
+            _("points (by the average per match, fewest first):")
+            if lowest.get(name)
+            else _("points (by the average per match, most first):")
+        )
         if meanings.get(name):
             out.append(f"   ({meanings[name]})")
         rows = [
             [p["place"], p["name"], f"{p['average']:.1f}", p["points"], p["matches"], p["wins"]]
             for p in points.get(name, [])
         ]
-        headers = ["place", "name", "average", "points", "matches", "wins"]
-        out.append(table(headers, rows) if rows else "(empty)")
+        headers = [_("place"), _("name"), _("average"), _("points"), _("matches"), _("wins")]
+        out.append(table(headers, rows) if rows else _("(empty)"))
     return "\n".join(out) + "\n"
 
 
 def _kind(line: dict[str, Any]) -> str:
     if line["kind"] == "computer":
-        return f"computer, bots v{line.get('bot_version', 1)}"
-    return str(line["kind"])
+        return _("computer, bots v{version}").format(version=line.get("bot_version", 1))
+    return _kind_word(str(line["kind"]))
 
 
 def _history(args: argparse.Namespace, result: dict[str, Any]) -> int:
@@ -139,24 +170,31 @@ def _history(args: argparse.Namespace, result: dict[str, Any]) -> int:
         (game, s) for game, found in result.get("history", {}).items() for s in found if s["steps"]
     ]
     if not series:
-        where = f" in {args.game}" if args.game else ""
-        return report(HostError(f"no rated match of {args.history!r}{where}"))
+        text = (
+            _("no rated match of {name!r} in {game}").format(name=args.history, game=args.game)
+            if args.game
+            else _("no rated match of {name!r}").format(name=args.history)
+        )
+        return report(HostError(text))
     if args.plot is not None:
         try:
             plot_history(series, args.plot)
         except ImportError:
             return report(
                 HostError(
-                    "--plot needs matplotlib: pip install 'spielleiter[plot]' (the laptop's"
-                    " extra; never on the box)"
+                    _(
+                        "--plot needs matplotlib: pip install 'spielleiter[plot]' (the laptop's"
+                        " extra; never on the box)"
+                    )
                 )
             )
-        return saved(args.plot, f"rating history of {args.history}", args.json)
+        what = _("rating history of {name}").format(name=args.history)
+        return saved(args.plot, what, args.json)
     if args.json:
         print_json({"history": result["history"]})
         return 0
     for game, s in series:
-        print(f"== {game}: {s['name']} ({s['kind']})")
+        print(f"== {game}: {s['name']} ({_kind_word(s['kind'])})")
         rows = [
             [
                 i + 1,
@@ -169,8 +207,14 @@ def _history(args: argparse.Namespace, result: dict[str, Any]) -> int:
             ]
             for i, step in enumerate(s["steps"])
         ]
-        print(table(["match", "finished", "record", "place", "mu", "sigma", "rating"], rows))
+        headers = [_("match"), _("finished"), _("record"), _("place"), "mu", "sigma", _("rating")]
+        print(table(headers, rows))
     return 0
+
+
+def _kind_word(kind: str) -> str:
+    """ "human" or "computer" (as the box sends it) for people."""
+    return {"human": _("human"), "computer": _("computer")}.get(kind, kind)
 
 
 def _when(timestamp: float) -> str:
@@ -194,15 +238,15 @@ def plot_history(series: list[tuple[str, dict[str, Any]]], path: Path) -> None:
             mu = [p["mu"] for p in s["steps"]]
             sigma = [p["sigma"] for p in s["steps"]]
             label = f"{s['name']} ({game})" if len(series) > 1 else s["name"]
-            (line,) = axes.plot(when, mu, marker="o", label=f"{label}: mu")
+            (line,) = axes.plot(when, mu, marker="o", label=_("{name}: mu").format(name=label))
             low = [m - 3 * g for m, g in zip(mu, sigma, strict=True)]
             high = [m + 3 * g for m, g in zip(mu, sigma, strict=True)]
             axes.fill_between(when, low, high, color=line.get_color(), alpha=0.15)
-            axes.plot(when, low, linestyle="--", color=line.get_color(),
-                      label=f"{label}: mu - 3 sigma (the box's rank)")  # fmt: skip
+            rank = _("{name}: mu - 3 sigma (the box's rank)").format(name=label)
+            axes.plot(when, low, linestyle="--", color=line.get_color(), label=rank)
         axes.xaxis_date()
-        axes.set_ylabel("rating")
-        axes.set_title("Rating over time (band: mu ± 3 sigma)")
+        axes.set_ylabel(_("rating"))
+        axes.set_title(_("Rating over time (band: mu ± 3 sigma)"))
         axes.legend(loc="best", fontsize="small")
         axes.grid(True, alpha=0.3)
         figure.autofmt_xdate()

@@ -22,7 +22,7 @@ from spielleiter.games.base import CHANCE, Game, State, ranks
 from spielleiter.records import Record, RecordError
 
 from .device import InvalidError, read_json
-from .i18n import _
+from .i18n import _, pgettext
 from .output import print_json
 
 SCHEMA_VERSION = 1
@@ -275,7 +275,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `replay RECORD.json`."""
     p = subparsers.add_parser("replay", help=_("print a recorded game as text, or as data"))
     p.add_argument(
-        "record", metavar=_("record"), help=_("a record file (JSON, as `records get` saves it)")
+        "record",
+        metavar=pgettext("metavar", "record"),
+        help=_("a record file (JSON, as `records get` saves it)"),
     )
     p.add_argument(
         "--json",

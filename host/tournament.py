@@ -28,6 +28,7 @@ from spielleiter.games import catalog
 
 from . import runner
 from .device import HostError, UsageError, did_you_mean, report, whole_number
+from .i18n import _
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,14 @@ def _house_rules(args: argparse.Namespace, entry: catalog.GameEntry) -> dict[str
         if value is None:
             continue
         if ours is None:
-            return f"--{rule.param} is not a house rule of {entry.id}"
+            return _("--{option} is not a house rule of {game}").format(
+                option=rule.param, game=entry.id
+            )
         if value not in ours.options:
             choices = ", ".join(map(str, ours.options))
-            return f"--{rule.param}: one of {choices} for {entry.id}"
+            return _("--{option}: one of {choices} for {game}").format(
+                option=rule.param, choices=choices, game=entry.id
+            )
         params[rule.param] = value
     return params
 
@@ -169,21 +174,30 @@ def _command(args: argparse.Namespace) -> int:
         return report(HostError(f"tournament: {exc}"))
     seats = setup.seats
     if result["games"] != args.games:
-        print(
-            f"tournament: {result['games']} games: every deal is played from each of the"
-            f" {len(seats)} seats, so --games is rounded up to a multiple of {len(seats)}",
-            file=sys.stderr,
-        )
+        rounded = _(
+            "{games} games: every deal is played from each of the {seats} seats, so --games"
+            " is rounded up to a multiple of {seats}"
+        ).format(games=result["games"], seats=len(seats))
+        print(f"tournament: {rounded}", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['game']}: {result['games']} games, seats {','.join(seats)}")
+    print(
+        _("{game}: {games} games, seats {seats}").format(
+            game=result["game"], games=result["games"], seats=",".join(seats)
+        )
+    )
+    line = _(
+        "  {number}. {seat:<7} win {win:.3f} ± {se:.3f}   mean points {points:.1f}"
+        "   rating {rating:.1f} (mu {mu:.1f}, sigma {sigma:.1f})"
+    )
     for number, r in enumerate(result["results"], start=1):  # seat numbers: twins differ
         print(
-            f"  {number}. {r['seat']:<7} win {r['win_share']:.3f} ± {r['win_share_se']:.3f}"
-            f"   mean points {r['mean_points']:.1f}"
-            f"   rating {r['rating']:.1f} (mu {r['mu']:.1f}, sigma {r['sigma']:.1f})"
-        )
+            line.format(
+                number=number, seat=r["seat"], win=r["win_share"], se=r["win_share_se"],
+                points=r["mean_points"], rating=r["rating"], mu=r["mu"], sigma=r["sigma"],
+            )
+        )  # fmt: skip
     return 0
 
 
@@ -195,11 +209,17 @@ def _setup(args: argparse.Namespace) -> Setup:
     except ValueError as exc:
         raise UsageError(f"--seats: {exc}") from None
     if not entry.min_seats <= len(seats) <= entry.max_seats:
-        raise UsageError(f"--seats: {entry.min_seats} to {entry.max_seats} seats")
+        raise UsageError(
+            _("--seats: {least} to {most} seats").format(
+                least=entry.min_seats, most=entry.max_seats
+            )
+        )
     if args.cluster and any(_is_outside(s) for s in seats):
         raise UsageError(
-            "--cluster: your own bots (PATH.py:FUNCTION) run only on this computer;"
-            " use --jobs N with them"
+            _(
+                "--cluster: your own bots (PATH.py:FUNCTION) run only on this computer;"
+                " use --jobs N with them"
+            )
         )
     params = _house_rules(args, entry)
     if isinstance(params, str):
@@ -218,14 +238,16 @@ def canonical_seat(entry: catalog.GameEntry, name: str) -> str:
         if key not in entry.levels:
             hint = did_you_mean(key, entry.levels)
             raise ValueError(
-                f"unknown seat {name!r}{hint}: one of {', '.join(entry.levels)}"
+                _("unknown seat {seat!r}{hint}: one of {levels}").format(
+                    seat=name, hint=hint, levels=", ".join(entry.levels)
+                )
             ) from None
         return key
     return str(check(name))
 
 
 def _is_outside(seat: str) -> bool:
-    path, _, function = seat.rpartition(":")
+    path, _colon, function = seat.rpartition(":")
     return path.endswith(".py") and bool(function)
 
 
@@ -240,24 +262,31 @@ def _rules() -> list[catalog.HouseRule]:
 
 def register(subparsers: Any) -> None:
     """Add `tournament GAME --seats ...`."""
-    p = subparsers.add_parser("tournament", help="computer players against each other, offline")
+    p = subparsers.add_parser("tournament", help=_("computer players against each other, offline"))
     p.add_argument("game", choices=[e.id for e in with_arena()])
     p.add_argument(
         "--seats",
         required=True,
-        help="seats in order, e.g. stark,normal,normal: computer levels, the game's test"
-        " opponents, or your own bot as PATH.py:FUNCTION",
+        metavar=_("SEATS"),
+        help=_(
+            "seats in order, e.g. stark,normal,normal: computer levels, the game's test"
+            " opponents, or your own bot as PATH.py:FUNCTION"
+        ),
     )
-    p.add_argument("--games", type=whole_number(1), default=1000)
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument(
+        "--games", type=whole_number(1), default=1000, metavar="N",
+        help=_("games in all (default 1000; a multiple of the seats)"),
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=7, metavar="N", help=_("seed of the games"))
     for rule in _rules():
         games = ", ".join(e.id for e in with_arena() if rule in e.house_rules)
         p.add_argument(
             f"--{rule.param}",
             type=type(rule.options[0]),
-            help=f"{rule.label} ({games}; default: the game's)",
+            metavar=rule.param.upper(),
+            help=_("{rule} ({games}; default: the game's)").format(rule=rule.label, games=games),
         )
     runner.add_arguments(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
+    p.add_argument("--no-progress", action="store_true", help=_("no progress bar on stderr"))
     p.set_defaults(func=_command)

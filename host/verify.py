@@ -27,7 +27,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .i18n import _
+from .i18n import _, pgettext
 from .output import print_json
 
 
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
         "record",
         nargs="?",
         type=Path,
-        metavar=_("record"),
+        metavar=pgettext("metavar", "record"),
         help=_("a record file (as `records get` saves it)"),
     )
     p.add_argument(

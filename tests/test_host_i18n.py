@@ -5,6 +5,7 @@ what --json prints is the same in both languages."""
 
 from __future__ import annotations
 
+import argparse
 import builtins
 import json
 import re
@@ -18,9 +19,12 @@ import pytest
 import test_host_every_command as every
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po
+from spielleiter.games import catalog
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.server import LinkServer
 from spielleiter.store import Store
 from spielleiter_host import i18n
-from spielleiter_host.cli import main
+from spielleiter_host.cli import build_parser, leaves, main
 from spielleiter_host.output import confirmed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +262,35 @@ def test_an_english_locale_gives_english(locale, monkeypatch, capsys) -> None:
     assert help_of(["--help"], capsys).startswith("Aufruf: ")
 
 
+def texts(parser: argparse.ArgumentParser) -> list[str]:
+    """What a parser's help says in words: description, epilog, each option's help and
+    metavar, each command's line."""
+    found = [parser.description or "", parser.epilog or ""]
+    for action in parser._actions:
+        found += [str(action.help or ""), str(action.metavar or "")]
+        found += [str(choice.help or "") for choice in getattr(action, "_choices_actions", [])]
+    return found
+
+
+def test_every_help_text_of_every_command_is_translated(locale) -> None:
+    """Each help text, description and metavar differs between the languages (so it went
+    through the catalog), but for names that are the same in German and the games' ids."""
+    same_in_both = {"", "N", "PIN", "PORT", "NAME", "name", argparse.SUPPRESS, *catalog.names()}
+    i18n.use("en")
+    english = [(words, texts(parser)) for words, parser in leaves(build_parser())]
+    english += [([], texts(build_parser()))]
+    i18n.use("de")
+    german = [(words, texts(parser)) for words, parser in leaves(build_parser())]
+    german += [([], texts(build_parser()))]
+    untranslated = [
+        (" ".join(words), en)
+        for (words, ens), (_, des) in zip(english, german, strict=True)
+        for en, de in zip(ens, des, strict=True)
+        if en == de and en not in same_in_both and re.search("[a-z]{3}", en)
+    ]
+    assert not untranslated
+
+
 # --- usage errors -----------------------------------------------------------------------
 
 
@@ -458,3 +491,23 @@ def test_a_file_that_is_no_record_is_named_in_german(tmp_path: Path, locale, cap
     assert main(["replay", str(path)]) == 7
     err = capsys.readouterr().err
     assert err == f'spielleiter-host: {path} ist keine Partie: es fehlen "format" und "actions"\n'
+
+
+def test_the_bestenliste_and_clearing_it_speak_german(tmp_path: Path, locale, capsys) -> None:
+    store = Store.open(tmp_path / "data")
+    store.add_to_bestenliste("bungee", "Anna", 12)
+    store.add_to_bestenliste("bungee", "Ben", 20)
+    try:
+        with LinkServer.on_pty(FakeDevice(store)) as server:
+            code, out, _err = run(["leaderboard", "bungee"], server.port_name, capsys)
+            assert code == 0 and "Punkte (nach dem Mittel je Partie, die wenigsten zuerst):" in out
+            assert "Platz  Name  Mittel  Punkte  Partien  Siege" in out
+            code, out, _err = run(
+                ["leaderboard", "bungee", "--reset", "--yes"], server.port_name, capsys
+            )
+            assert code == 0
+            assert out == (
+                "Bestenliste von bungee geleert: 2 Zeilen entfernt; ihre Wertungen beginnen neu\n"
+            )
+    finally:
+        store.close()
