@@ -21,7 +21,7 @@ from typing import Any
 from . import __version__
 from .hal.clock import SystemClock, VirtualClock
 from .hal.display import FrameSink
-from .hal.keys import MENU, Key, KeyEvent
+from .hal.keys import MENU, REPEAT, Key, KeyEvent
 from .session import Session
 from .store import Store, is_full
 from .ui.canvas import Canvas, ShownFrame
@@ -127,6 +127,8 @@ class Box:
         self.buzzer: Any = None
         """Plays the tables' tunes (hal.buzzer); None: a box without sound."""
         self.late_note_until = 0.0
+        self.speech: Any = None
+        """Says what the screens say (spielleiter.speech); None: a box that never speaks."""
         """Until then the panel says "zu spät" (a Zurück pressed after its moment)."""
 
     # --- what screens use ------------------------------------------------
@@ -303,6 +305,12 @@ class Box:
         top = self.top
         if top is None:
             return
+        if self.speech is not None:
+            self.speech.pressed()  # what is being said is stale now
+        if event == REPEAT:
+            if self.speech is not None:
+                self.speech.repeat(top, self.sink.sent)
+            return
         if event == MENU:
             if not top.on_menu():
                 self.open_menu()
@@ -425,6 +433,7 @@ class Box:
         self.finish_jobs()
         self.guarded("the clock", lambda: self._tick(now))
         self.guarded("drawing", self.refresh)
+        self.guarded("speaking", self.speak)
         if self.watchdog is not None:
             self.watchdog.ping()
 
@@ -436,6 +445,18 @@ class Box:
             self.play_sounds()
         if self.top is not None:
             self.top.tick(now)
+
+    def speak(self) -> None:
+        """What the screens say about the frame just shown, to the speech (which speaks off
+        the loop): the top screen, and the match's main screen for its news."""
+        top = self.top
+        if self.speech is not None and top is not None:
+            self.speech.observe(top, self.game_screen(), self.session, self.sink.sent)
+
+    def words_end(self) -> float | None:
+        """When the words about what the panel shows now end (box time), for a table whose
+        held move lasts until then; None when nothing is being said."""
+        return self.speech.words_end() if self.speech is not None else None
 
     def play_sounds(self) -> None:
         """The tunes the table asked for, on the buzzer when sound is on."""
@@ -492,6 +513,8 @@ class Box:
         self.settle()
 
     def close(self) -> None:
+        if self.speech is not None:
+            self.speech.close()
         self._executor.shutdown(wait=True, cancel_futures=True)
         if self.buzzer is not None:
             self.buzzer.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import signal
@@ -49,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("auto", "sensor", "electronic", "sim"),
         default="auto",
         help="spinner source: the AS5600 on a Pi (auto), electronic, or a simulated sensor",
+    )
+    p.add_argument(
+        "--speech",
+        type=Path,
+        metavar="FILE",
+        help="write what the box says into FILE, each line with the frame it belongs to",
     )
     p.add_argument("--version", action="version", version=f"spielleiter {__version__}")
     return p
@@ -280,6 +287,7 @@ def _run_box(
 
     box.spinner = open_service(box, args.spinner, emulate, args.seed)
     box.buzzer = _buzzer(pins, emulate, script is not None, args, hardware)
+    box.speech = _speech(box, args.speech, script is not None, hardware)
     hardware["spinner"] = box.spinner.mode
 
     link = None
@@ -397,6 +405,24 @@ def _buzzer(
         return None
     hardware["buzzer"] = pins.buzzer_pin
     return buzzer
+
+
+def _speech(box: Box, transcript: Path | None, scripted: bool, hardware: dict[str, Any]) -> Any:
+    """The box's speech: eSpeak NG through the machine's player, or silent (said once in
+    the log); under a key script nothing is played, and with --speech FILE the transcript
+    of what is said goes there. None: nothing speaks and nothing is written."""
+    from .speech import SpeechService, open_speaker
+
+    speaker = None
+    if not scripted:
+        speaker, why = open_speaker()
+        if speaker is None:
+            logging.getLogger("spielleiter.speech").warning("speech: %s: the box runs silent", why)
+    hardware["speaker"] = speaker is not None
+    if speaker is None and transcript is None:
+        return None
+    out = transcript.open("w", encoding="utf-8") if transcript is not None else None
+    return SpeechService(box.now, box.settings, speaker, out, virtual=scripted)
 
 
 def _labels(box_ref: list[Box]) -> list[str]:

@@ -34,6 +34,7 @@ from .store import FILE_NAME, Store, StoreFault, newest_pin, write_restored
 from .ui.canvas import Canvas, ShownFrame
 from .ui.fonts import SMALL
 from .ui.screen import Screen, SoftKey, render
+from .ui.speech import Line, focus
 
 log = logging.getLogger("spielleiter")
 
@@ -211,6 +212,16 @@ class SafeScreen(Screen):
     def summary(self) -> dict[str, Any]:
         title, text = self.safe.notice or fault_text(self.safe.fault.kind, self.safe.fault.detail)
         return {"screen": "safe mode", "title": title, "text": text, "fault": self.safe.fault.kind}
+
+    def spoken(self) -> list[Line]:
+        """The fault (or the notice over it) and what to do, as the panel says it."""
+        if self.safe.notice is not None:
+            title, text = self.safe.notice
+        else:
+            title, text = fault_text(self.safe.fault.kind, self.safe.fault.detail)
+            if not self.safe.pin_set():
+                text += " Link offen."
+        return [focus(title), focus(text)]
 
 
 class SafeMode:

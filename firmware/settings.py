@@ -114,6 +114,14 @@ SETTINGS: dict[str, Setting] = {
     "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
     "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
     "sound.enabled": Setting(True, _bool, "the buzzer's tunes (turn, clock, take, end)"),
+    "speech.enabled": Setting(
+        True, _bool, "the box says what happens at the table (where it finds a speaker)"
+    ),
+    "speech.mode": Setting(
+        "ereignisse", _one_of("ereignisse", "alles"), "say the events only, or every screen whole"
+    ),
+    "speech.volume": Setting(100, _int_range(0, 200), "speech volume (eSpeak NG: 100 normal)"),
+    "speech.speed": Setting(160, _int_range(80, 400), "speech speed in words per minute"),
     "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
     "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
     "undo.ms": Setting(

@@ -91,8 +91,10 @@ class Table:
         then before the match goes on."""
         self.take_back_offer: TakeBack | None = None
         """The human's move just committed that "Zurück" may take back (setting undo.ms)."""
+        self.news_told = 0
+        """How many news lines the table has told (each new one counts, the same words too:
+        the box's speech tells two moves with the same words apart by it)."""
         self.news = ""
-        """The last thing that happened, in the players' words."""
         self.closed = False
         self.sounds: list[str] = []
         """Tunes the box should play (hal.buzzer.TUNES names); the box takes them away."""
@@ -104,6 +106,16 @@ class Table:
         self.late_until: float | None = None
         """Until then a press of Zurück's key comes too late (the moment just ended)."""
         session.on_end = self.match_end
+
+    @property
+    def news(self) -> str:
+        """The last thing that happened, in the players' words."""
+        return self._news
+
+    @news.setter
+    def news(self, text: str) -> None:
+        self._news = text
+        self.news_told += 1
 
     # --- who is who ---------------------------------------------------------
     @property
@@ -434,7 +446,7 @@ class Table:
         if left is not None and 0 < left <= 3 and left != self._clock_sounded:
             self._clock_sounded = left
             self.sound("clock")
-        if self.hold_until is not None and now >= self.hold_until:
+        if self.hold_until is not None and now >= self.hold_until and not self.words_hold(now):
             if self.take_back_offer is not None:
                 self.late_until = self.hold_until + LATE_S
             self.hold_until = None
@@ -445,6 +457,20 @@ class Table:
             self.deadline = None
             if not self.holding():
                 self.play(seat, self.default_move(seat))
+
+    def words_hold(self, now: float) -> bool:
+        """The held move's time is up but the box still says it (the host's `words_end`,
+        where it speaks): the hold lasts until the words end, never past the move's clock.
+        True while it lasts."""
+        ask = getattr(self.host, "words_end", None)
+        end = ask() if ask is not None else None
+        offer = self.take_back_offer
+        if end is not None and offer is not None and offer.deadline is not None:
+            end = min(end, offer.deadline)
+        if end is None or end <= now:
+            return False
+        self.hold_until = end
+        return True
 
     # --- the end and leaving ---------------------------------------------------
     @property

@@ -36,3 +36,5 @@ class KeyEvent:
 
 MENU = KeyEvent(Key.K4, long=True)
 """Long press of K4 opens the menu."""
+REPEAT = KeyEvent(Key.K3, long=True)
+"""Long press of K3: the box says the whole screen again (no screen's move uses it)."""

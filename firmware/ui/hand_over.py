@@ -18,6 +18,7 @@ from ..hal.keys import Key, KeyEvent
 from .canvas import WIDTH, Canvas, short_name
 from .fonts import TEXT, TINY
 from .screen import Screen, SoftKey
+from .speech import Line, focus
 
 PANEL_TOP = 22
 """Where the hand-over box starts (it covers y PANEL_TOP .. PANEL_TOP + PANEL_ROWS - 1)."""
@@ -80,6 +81,15 @@ class HandOverScreen(Screen):
         canvas.rect((0, PANEL_TOP, WIDTH - 1, bottom), fill=0)
         canvas.text_center(PANEL_TOP + 3, f"{short_name(self.name, 12)} ist dran", TEXT)
         canvas.text_center(PANEL_TOP + 15, f"Box nehmen, OK zeigt {self.what}"[:31], TINY)
+
+    def covers(self) -> Screen | None:
+        return self.below()
+
+    def spoken(self) -> list[Line]:
+        """The public table below, then who takes the box and how the cards show."""
+        screen = self.below()
+        below = screen.spoken() if screen is not None else []
+        return [*below, focus(f"{self.name} ist dran. Box nehmen, Taste 4 zeigt {self.what}.")]
 
     def summary(self) -> dict[str, Any]:
         screen = self.below()

@@ -19,6 +19,7 @@ from ..settings import SETTINGS, SettingsError
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
+from .speech import Line, focus
 from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
 
 log = logging.getLogger("spielleiter")
@@ -419,6 +420,11 @@ CONTRASTS = (50, 100, 150, 200, 255)
 CLOCK_SECONDS = (5, 10, 15, 20, 30, 60)
 UNDO_MS = (0, 1000, 1500, 2500, 4000)
 """The Einstellungen menu's choices for how long a move can be taken back (ms)."""
+SPEECH_MODES = {"ereignisse": "Ereignisse", "alles": "alles"}
+"""What the box says by itself (speech.mode), as the Einstellungen menu names it."""
+SPEECH_VOLUMES = (50, 75, 100, 150, 200)
+SPEECH_SPEEDS = (120, 140, 160, 190, 230)
+"""The Einstellungen menu's choices for the speech's loudness and its words per minute."""
 
 
 def settings_menu(app: App) -> ListMenu:
@@ -457,6 +463,11 @@ def settings_menu(app: App) -> ListMenu:
     def onoff(key: str) -> str:
         return "an" if app.settings()[key] else "aus"
 
+    def speech_text() -> str:
+        if not app.settings()["speech.enabled"]:
+            return "aus"
+        return "an" if getattr(app, "speech", None) is not None else "an (stumm)"
+
     def undo_text() -> str:
         ms = int(app.settings()["undo.ms"])
         return f"{ms / 1000:g} s".replace(".", ",") if ms else "aus"
@@ -476,6 +487,19 @@ def settings_menu(app: App) -> ListMenu:
         Item(
             lambda: f"Ton: {onoff('sound.enabled')}",
             lambda: cycle("sound.enabled", (False, True)),
+        ),
+        Item(lambda: f"Sprache: {speech_text()}", lambda: cycle("speech.enabled", (False, True))),
+        Item(
+            lambda: f"Sprechen: {SPEECH_MODES[app.settings()['speech.mode']]}",
+            lambda: cycle("speech.mode", tuple(SPEECH_MODES)),
+        ),
+        Item(
+            lambda: f"Lautstärke: {app.settings()['speech.volume']}",
+            lambda: cycle("speech.volume", SPEECH_VOLUMES),
+        ),
+        Item(
+            lambda: f"Tempo: {app.settings()['speech.speed']}",
+            lambda: cycle("speech.speed", SPEECH_SPEEDS),
         ),
         Item(lambda: f"Zurück: {undo_text()}", lambda: cycle("undo.ms", UNDO_MS)),
         Item(

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ..hal.keys import KeyEvent
 from ..store import Store
 from .canvas import BODY, PANEL, Canvas
+from .speech import Line
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,16 @@ class Screen:
     def summary(self) -> dict[str, Any]:
         """A plain-data description of what the screen shows (for the laptop link)."""
         return {"screen": type(self).__name__}
+
+    def spoken(self) -> list[Line]:
+        """What the screen shows, in words (ui.speech: news, focus, the rest), next to
+        `draw`: the box's speech says it. Every screen says something."""
+        return []
+
+    def covers(self) -> Screen | None:
+        """The screen this one is drawn over and speaks for too (Zurück's moment, a
+        hand-over): the players still look at that one. None: a screen of its own."""
+        return None
 
     def overlay(self, canvas: Canvas) -> None:
         """Draw over the finished frame, soft-key line included (most screens: nothing)."""

@@ -16,7 +16,10 @@ from ..hal.keys import Key, KeyEvent
 from .canvas import HEIGHT, SOFTKEY_TOP, WIDTH, Canvas
 from .fonts import TINY
 from .screen import Screen, SoftKey
+from .speech import Line, focus
 
+TAKE_BACK_SAID = "Zurück mit Taste 1."
+"""What the box says while a move may be taken back (the moment lasts until it is said)."""
 BAR_ROWS = 2
 """Height in pixels of the bar that shows the time left: the soft keys' top line and
 the empty row under it."""
@@ -109,3 +112,13 @@ class TakeBackScreen(Screen):
         screen = self.below()
         base = screen.summary() if screen is not None else {}
         return {**base, "take_back": True}
+
+    def covers(self) -> Screen | None:
+        return self.below()
+
+    def spoken(self) -> list[Line]:
+        """The screens below as they are after the move (their news says the move), and
+        while the move may be taken back, how."""
+        screen = self.below()
+        below = screen.spoken() if screen is not None else []
+        return [*below, focus(TAKE_BACK_SAID)] if self.open else below

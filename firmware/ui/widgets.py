@@ -10,6 +10,7 @@ from ..hal.keys import Key, KeyEvent
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import Screen, SoftKey
+from .speech import Line, count, describe, focus
 
 
 @dataclass
@@ -82,6 +83,13 @@ class ListMenu(Screen):
             "selected": self.index,
         }
 
+    def spoken(self) -> list[Line]:
+        """The title, then the item chosen and where it is in the list."""
+        if not self.items:
+            return [focus(self.title), focus("Die Liste ist leer.")]
+        item = self.items[self.index].text()
+        return [focus(self.title), focus(f"{item}, {self.index + 1} von {len(self.items)}")]
+
 
 class Pages(Screen):
     """Pages of text (help, short rules): K1 and K2 turn the pages, K4 goes back."""
@@ -115,6 +123,12 @@ class Pages(Screen):
         return {"screen": "pages", "title": self.title, "page": self.page + 1,
                 "text": self.pages[self.page]}  # fmt: skip
 
+    def spoken(self) -> list[Line]:
+        """The title and the page shown (its lines as sentences)."""
+        where = f", Seite {self.page + 1} von {len(self.pages)}" if len(self.pages) > 1 else ""
+        text = ". ".join(line for line in self.pages[self.page].splitlines() if line.strip())
+        return [focus(f"{self.title}{where}"), focus(text)]
+
 
 class Confirm(Screen):
     """A yes/no question: K1 Ja, K4 Nein."""
@@ -147,6 +161,11 @@ class Confirm(Screen):
     def summary(self) -> dict[str, Any]:
         return {"screen": "confirm", "question": self.question}
 
+    def spoken(self) -> list[Line]:
+        """The question and which key answers how."""
+        yes, no = self.labels
+        return [focus(self.question), focus(f"Taste 1: {yes}. Taste 4: {no}.")]
+
 
 class Message(Screen):
     """A message with one OK key (K3 or K4)."""
@@ -172,6 +191,10 @@ class Message(Screen):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "message", "title": self.title_text, "text": self.text}
+
+    def spoken(self) -> list[Line]:
+        """The title, the message, and the key that goes on."""
+        return [focus(self.title_text), focus(self.text), describe("Weiter mit Taste 3.")]
 
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜß-0123456789"
@@ -260,3 +283,20 @@ class Speller(Screen):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "speller", "title": self.title, "word": "" if self.secret else self.word}
+
+    def spoken(self) -> list[Line]:
+        """The title, the word so far (a secret one by its length) and the choice of the
+        wheel."""
+        if self.secret:
+            word = count(len(self.word), "Ziffer", "Ziffern", female=True)
+        else:
+            word = f"Bisher: {' '.join(self.word)}" if self.word else "Noch leer"
+        return [focus(self.title), focus(word), focus(letter_name(self.choices[self.index]))]
+
+
+LETTER_NAMES = {DELETE: "Löschen", DONE: "Fertig", "-": "Bindestrich", "ß": "scharfes S"}
+
+
+def letter_name(choice: str) -> str:
+    """A choice of the speller's wheel as it is said: the letter, or what the key does."""
+    return LETTER_NAMES.get(choice, choice)

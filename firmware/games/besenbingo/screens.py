@@ -37,6 +37,7 @@ from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import Line, count, describe, focus, listing, news, punkte
 from spielleiter.ui.widgets import Item, ListMenu, Message
 
 BAR_ROWS = (*ROWS, "minus")
@@ -52,6 +53,13 @@ STATUS = {
     "cross": "Weiter: streichen",
 }
 """The tower screen's bottom line for each phase of the table."""
+STATUS_SAID = {
+    "preparing": "Die Computer bereiten sich vor",
+    "end": "Taste 4: der stille Turm",
+    "first": "Taste 4 deckt den ersten Turm auf",
+    "tower": "Taste 4 deckt den nächsten Turm auf",
+}
+"""What the box says the tower screen waits for (a human's cross: their sheet says it)."""
 
 
 # --- short names for the small panel ---------------------------------------------
@@ -89,6 +97,44 @@ def move_text(template: Template, action: int) -> str:
     field = template.witch_field(cell)
     assert field is not None
     return f"{field_code(template, field.witch, field.copilot)} {ROW_TITLES[row]}"
+
+
+def cross_said(template: Template, action: int) -> str:
+    """What a cross crossed, in words: "Walpurga mit Katze in der Reihe Hexe", "ein
+    Minusfeld"."""
+    if action == MINUS:
+        return "ein Minusfeld"
+    cell, row = decode(action)
+    field = template.witch_field(cell)
+    assert field is not None
+    return f"{field.witch} mit {field.copilot} in der Reihe {ROW_TITLES[row]}"
+
+
+def gain_text(gain: int) -> str:
+    """What a move does to the sheet's points, in words ("gibt 3 Punkte", "kostet 2")."""
+    if gain == 0:
+        return "gibt nichts"
+    word = "gibt" if gain > 0 else "kostet"
+    text = f"{word} {abs(gain)} Punkt{'' if abs(gain) == 1 else 'e'}"
+    return text if len(text) <= 13 else f"{word} {abs(gain)}"
+
+
+def legend_pages(templates: Sequence[Template]) -> list[str]:
+    """The sheet's signs in words, for these templates (the printed sheet's legend)."""
+    witches: dict[str, str] = {}
+    for template in templates:
+        for name, code in witch_codes(template).items():
+            witches.setdefault(code, name)
+    letters = ", ".join(f"{code} {name}" for code, name in sorted(witches.items()))
+    copilots = ", ".join(f"{code} {name}" for name, code in COPILOT_CODES.items())
+    first = next(iter(sorted(witches.items())), ("W", "Walpurga"))
+    return [
+        f"Zeichen: {letters}. {copilots}. {first[0]}Ka: {first[1]} mit Katze. "
+        "Schraffiert: gelandet. Im Rahmen: der Turm.",
+        "Leiste (3 Leiste): Reihen Hexe, Cop. Copilot, Paar, Kom. Kombi, Min. Minus. "
+        f"Ein Feld: wer passt, dann sein Wert ({first[0]}Ka2: {first[1]} mit Katze, 2 "
+        "Punkte). Hell: gestrichen. Rahmen: was du streichst.",
+    ]
 
 
 # --- starting a game -----------------------------------------------------------------
@@ -278,6 +324,45 @@ class TowerScreen(GameScreen):
             "scores": [] if self.table.paper else state.scores(),
         }
 
+    def spoken(self) -> list[Line]:
+        """News: the Durchgang (solo), each tower turned ("Turm 5"), each human's cross.
+        Focus: what Weiter does now, or who crosses. The rest: the towers so far, the
+        stack, the scores."""
+        table = self.table
+        state = self.state
+        lines = []
+        solo = table.solo
+        if solo is not None:
+            to_beat = solo.get("to_beat")
+            beat = f", zu schlagen: {punkte(to_beat)}" if to_beat is not None else ""
+            lines.append(news(("durchgang", solo["round"]), f"Durchgang {solo['round']} von "
+                              f"{solo['rounds']}{beat}"))  # fmt: skip
+        if state.revealed:
+            turned = len(state.revealed)
+            said = f"Karte {turned} von {REVEALS}: Turm {state.current_tower}"
+            lines.append(news(("turm", turned), said))
+        if not table.paper:
+            for seat in table.humans():
+                moves = state.sheets[seat].moves
+                if moves:
+                    crossed = cross_said(state.sheets[seat].template, moves[-1])
+                    said = f"{table.name(seat)} streicht {crossed}"
+                    lines.append(news(("kreuz", seat, len(moves)), said))
+        if table.thinking is not None:
+            lines.append(describe(f"{table.name(table.thinking)} streicht"))
+        elif table.phase in STATUS_SAID:
+            lines.append(focus(STATUS_SAID[table.phase]))
+        shown = listing([str(t) for t in state.revealed]) or "noch keiner"
+        lines.append(describe(f"Schon aufgedeckt: {shown}"))
+        deck = max(0, len(state.towers_left()) - 1)
+        lines.append(describe(f"Im Stapel: {count(deck, 'Karte', 'Karten', female=True)}"))
+        if not table.paper:
+            scores = state.scores()
+            lines.extend(
+                describe(f"{table.name(s)}: {punkte(scores[s])}") for s in range(len(scores))
+            )
+        return lines
+
 
 class _InGame(Screen):
     """A screen above the tower screen (the pause menu comes from the tower screen)."""
@@ -308,6 +393,10 @@ class HandoverScreen(_InGame):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "besenbingo.handover", "seat": self.sheet.seat}
+
+    def spoken(self) -> list[Line]:
+        name = self.table.name(self.sheet.seat)
+        return [focus(f"{name} ist dran. Die anderen schauen weg. Taste 4: Los.")]
 
 
 class SheetScreen(_InGame):
@@ -524,6 +613,41 @@ class SheetScreen(_InGame):
             "allowed": None if self.readonly else self.choice() is not None,
         }
 
+    def spoken(self) -> list[Line]:
+        """Whose sheet, the tower, the points; the witch and the row chosen, whether the
+        rules allow it and what it gains; on the Leiste each row's crossed fields."""
+        state = self.table.state
+        name = self.table.name(self.seat)
+        tower = state.current_tower
+        head = f"Blatt von {name}" + (f", Turm {tower}" if tower and not self.readonly else "")
+        lines = [focus(f"{head}, {punkte(state.scores()[self.seat])}")]
+        if self.page != "feld":
+            progress = state.sheets[self.seat].progress
+            rows = [
+                f"{ROW_TITLES.get(row, 'Minus')}: {done} von {len(self.bar_fields(row))}"
+                for row, done in zip(BAR_ROWS, progress, strict=True)
+            ]
+            lines.append(focus("Leiste, gestrichen: " + ", ".join(rows)))
+            return lines
+        if self.readonly:
+            lines.append(focus(f"Vorlage {self.template.name}"))
+            return lines
+        field = self.template.witch_field(self.cell) if self.cell is not None else None
+        if self.row == "minus" or field is None:
+            only = [c["action"] for c in state.choices(self.seat)] == [MINUS]
+            lines.append(focus("Minusfeld" + (": nichts passt" if only else "")))
+        else:
+            lines.append(focus(f"{field.witch} mit {field.copilot}, Reihe {ROW_TITLES[self.row]}"))
+        choice = self.choice()
+        if choice is None:
+            lines.append(focus("nicht erlaubt"))
+        else:
+            gain = choice["gain"]
+            lines.append(focus(f"{'plus ' if gain > 0 else ''}{punkte(gain)}"))
+        allowed = [c["text"].replace(" → ", ", ") for c in state.choices(self.seat)]
+        lines.append(describe(f"Erlaubt: {'; '.join(allowed)}"))
+        return lines
+
 
 class ResultsScreen(_InGame):
     """After a tower: what each computer crossed and its running score; K3 shows its sheet."""
@@ -589,6 +713,19 @@ class ResultsScreen(_InGame):
                 {"name": self.table.name(s), "crossed": c, "score": p} for s, c, p in self.lines()
             ],
         }
+
+    def spoken(self) -> list[Line]:
+        """What each computer crossed at the tower and its score; the one chosen."""
+        state = self.table.state
+        said = []
+        for seat in self.seats:
+            sheet = state.sheets[seat]
+            crossed = cross_said(sheet.template, sheet.moves[-1]) if sheet.moves else "nichts"
+            said.append(f"{self.table.name(seat)} streicht {crossed}, {punkte(sheet.score)}")
+        lines = [focus(f"Turm {state.current_tower}: die Computer"), focus(". ".join(said))]
+        if len(self.seats) > 1:
+            lines.append(focus(f"Gewählt: {self.table.name(self.seats[self.index])}"))
+        return lines
 
 
 class EndScreen(_InGame):
@@ -701,3 +838,33 @@ class EndScreen(_InGame):
             "bestenliste": [[n, p] for _, n, _, p in self.lines() if p is not None],
             "solo": self.table.solo,
         }
+
+    def spoken(self) -> list[Line]:
+        """The silent tower; then every tower (paper), the score against the one to beat
+        (solo), or the places with their scores and Bestenliste points."""
+        table = self.table
+        state = table.state
+        lines = [focus(f"Der stille Turm ist Turm {state.silent_tower}")]
+        if table.paper:
+            towers = listing([str(t) for t in state.revealed])
+            lines.append(focus(f"Die Türme: {towers}. Zählt eure Punkte!"))
+            return lines
+        solo = table.solo
+        if solo is not None:
+            lines.append(focus(f"Durchgang {solo['round']} von {solo['rounds']}: "
+                               f"{punkte(state.scores()[0])}"))  # fmt: skip
+            to_beat = solo.get("to_beat")
+            if to_beat is None:
+                lines.append(focus("Der erste Durchgang"))
+            else:
+                verdict = "Geschafft!" if table.solo_beaten else "Nicht geschafft."
+                lines.append(focus(f"Zu schlagen: {punkte(to_beat)}. {verdict}"))
+            lines.append(focus(f"Bestenliste plus {table.points(state)[0]}"))
+            return lines
+        rows = [
+            f"Platz {place}: {name}, {punkte(score)}"
+            + (f", Bestenliste plus {points}" if points is not None else "")
+            for place, name, score, points in self.lines()
+        ]
+        lines.append(focus(". ".join(rows)))
+        return lines

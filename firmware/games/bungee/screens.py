@@ -18,6 +18,7 @@ key for each Bungee card held.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -45,6 +46,17 @@ from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.hand_over import HandOverScreen
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import (
+    Line,
+    count,
+    describe,
+    focus,
+    listing,
+    news,
+    number,
+    ordinal,
+    punkte,
+)
 
 GAME = "bungee"
 TISCH = "tisch"
@@ -403,6 +415,81 @@ class PlayScreen(GameScreen):
             "sixes": self.sixes,
         }
 
+    def spoken(self) -> list[Line]:
+        """News: the round and its lucky number, each move (who sits out, who calls).
+        Focus: whose turn it is; with the player's cards on the panel, the cards, the
+        choice and what may be done. The cards stay unsaid where other humans share the
+        box (they would hear them). The rest: every seat's cards, calls and totals."""
+        table = self.table
+        state = table.state
+        lines = []
+        if state.round_index < table.rounds:
+            rnd = f"Runde {state.round_index + 1} von {table.rounds}"
+            lines.append(news(("runde", state.round_index), rnd))
+        if state.lucky is not None and state.round_index < table.rounds:
+            lucky = f"Die Glückszahl ist {state.lucky}: jede {state.lucky} zählt null"
+            lines.append(news(("glück", state.round_index), lucky))
+        if table.news:
+            lines.append(news(("zug", table.news_told), news_said(table.news)))
+        if self.awaits_key() and self.deciding():
+            lines.extend(self.turn_said(table.to_move()))
+        elif table.thinking is not None:
+            lines.append(describe(f"{table.name(table.thinking)} denkt"))
+        if not table.tisch:
+            top = card_said(state.top) if state.top else "leer"
+            pile = count(state.pile_count, "Karte", "Karten", female=True)
+            lines.append(describe(f"Ablage: {top}, im Stapel {pile}"))
+        owed = state.last_turns()
+        for other in range(len(table.seats)):
+            parts = [table.name(other)]
+            if not table.tisch:
+                parts.append(count(sum(state.hands[other]), "Karte", "Karten", female=True))
+            if other in state.calls:
+                parts.append(f"rief den {ordinal(state.calls.index(other) + 1)}n Bungee")
+            elif other in owed:
+                parts.append("hat noch den letzten Zug")
+            parts.append(f"bisher {punkte(state.totals[other])}")
+            lines.append(describe(", ".join(parts)))
+        return lines
+
+    def turn_said(self, seat: int) -> list[Line]:
+        """Whose turn it is and what they decide on: the cards and the choice (digital),
+        the lucky number to enter or the sixes pressed (real cards)."""
+        table = self.table
+        state = table.state
+        name = table.name(seat)
+        if table.tisch:
+            if state.phase == Phase.LUCKY:
+                low = self.lucky_group
+                ask = f"{low}, {low + 1} oder {low + 2}?" if low else LUCKY_GROUPS_SAID
+                return [focus(f"{name} gibt. Glückszahl eingeben"), focus(ask)]
+            lines = [focus(f"{name} ist dran")]
+            if self.sixes:
+                sixes = count(self.sixes, "Sechs", "Sechsen", female=True)
+                lines.append(focus(f"{sixes} gedrückt"))
+            if state.calls:
+                lines.append(focus("Letzter Zug"))
+            return lines
+        last = " Letzter Zug!" if state.calls and seat in state.last_turns() else ""
+        lines = [focus(f"{name} ist dran.{last}")]
+        if self.flash:
+            lines.append(focus(self.flash))
+        if table.hand_over(seat):  # the others at the box would hear them
+            lines.append(focus("Deine Karten zeigt nur das Panel"))
+        else:
+            lines.append(focus(f"Deine Karten: {listing([card_said(f) for f in self.hand()])}"))
+        if state.phase == Phase.TAKEN and state.taken:
+            taken = card_said(state.taken)
+            lines.append(focus(f"Genommen: {taken}. Jetzt ablegen, nicht die neue"))
+        elif state.top:
+            lines.append(focus(f"Oben auf der Ablage: {card_said(state.top)}"))
+        chosen = self.chosen()
+        if chosen is not None:
+            lines.append(focus(f"Wahl: {group_said(*chosen)}"))
+        if table.may_call(seat):
+            lines.append(focus("Bungee rufen geht"))
+        return lines
+
 
 class HandsScreen(Screen):
     """Real cards: each player's hand at the round's end, entered in a key tree; then the
@@ -538,6 +625,32 @@ class HandsScreen(Screen):
             "entries": [list(e) if e else None for e in self.entries],
         }
 
+    def spoken(self) -> list[Line]:
+        """Whose hand is entered and what the keys narrow it to; at the end, every hand
+        to check, and OK."""
+        table = self.table
+        if self.done():
+            hands = []
+            for seat in self.order():
+                points, bungees = self.entries[seat] or (0, 0)
+                extra = f" und {bungee_cards(bungees)}" if bungees else ""
+                hands.append(f"{table.name(seat)} {punkte(points)}{extra}")
+            return [
+                focus("Hände prüfen"),
+                focus(". ".join(hands)),
+                focus("Taste 4: OK. Taste 1: ändern."),
+            ]
+        low, high = span(self.path)
+        lucky = table.state.lucky
+        lines = [
+            focus(f"Hand von {table.name(self.seat)}, ohne Bungee-Karten; die {lucky} zählt null"),
+            focus(f"{low} bis {high}" if low != high else str(low)),
+            focus(bungee_cards(self.bungees)),
+        ]
+        if self.flash:
+            lines.append(focus(self.flash))
+        return lines
+
 
 TREE: dict[tuple[int, ...], list[tuple[str, int, int]]] = {}
 
@@ -654,6 +767,34 @@ class SheetScreen(Screen):
     def summary(self) -> dict[str, Any]:
         return {"screen": "bungee.sheet", "round": self.round_index + 1, **self.result.to_json()}
 
+    def spoken(self) -> list[Line]:
+        """The round's result: who won, who called, what each writes and the totals; on
+        the second page the hands."""
+        r = self.result
+        table = self.table
+        head = focus(f"Runde {self.round_index + 1} von {table.rounds}, Glückszahl {r.lucky}")
+        if self.page == 1:
+            hands = [
+                f"{s.name}: {listing([card_said(f) for f in r.hands[i]])}"
+                for i, s in enumerate(table.seats)
+            ]
+            return [head, focus("Die Hände"), focus(". ".join(hands))]
+        totals = table.totals_after(self.round_index)
+        winners = listing([table.name(s) for s in r.winners]) or "niemand"
+        lines = [head, focus(f"Gewonnen: {winners}")]
+        calls = [f"{table.name(s)} als {ordinal(i + 1)}r" for i, s in enumerate(r.calls)]
+        if calls:
+            lines.append(focus(f"Bungee gerufen: {listing(calls)}"))
+        rows = []
+        for i, s in enumerate(table.seats):
+            extra = f" und {bungee_cards(r.bungees[i])}" if r.bungees[i] else ""
+            rows.append(
+                f"{s.name}: Hand {r.points[i]}{extra}, schreibt {number(r.scores[i])}, "
+                f"zusammen {punkte(totals[i])}"
+            )
+        lines.append(focus(". ".join(rows)))
+        return lines
+
 
 class StandingsScreen(BaseStandings):
     """The end of the match: places, totals and rounds won; Nochmal, Weiter."""
@@ -670,3 +811,65 @@ class StandingsScreen(BaseStandings):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "bungee.standings", "rows": [list(r) for r in self.table.standings()]}
+
+    def spoken(self) -> list[Line]:
+        """The Endstand: each place, its total and the rounds won."""
+        rows = [
+            f"Platz {place}: {name}, {punkte(total)}, "
+            f"{count(wins, 'Runde', 'Runden', female=True)} gewonnen"
+            for place, name, total, wins in self.table.standings()
+        ]
+        return [focus("Endstand"), focus(". ".join(rows))]
+
+
+LUCKY_GROUPS_SAID = "1 bis 3, 4 bis 6, 7 bis 9 oder 10?"
+CARD_WORDS = ("Null", "Eins", "Zwei", "Drei", "Vier", "Fünf", "Sechs", "Sieben", "Acht", "Neun",
+              "Zehn")  # fmt: skip
+CARDS_WORDS = ("Nullen", "Einsen", "Zweien", "Dreien", "Vieren", "Fünfen", "Sechsen",
+               "Siebenen", "Achten", "Neunen", "Zehnen")  # fmt: skip
+"""A card's number as a noun, one and several ("eine Fünf", "zwei Fünfen")."""
+CALLED = {"Erstes": 1, "Zweites": 2, "Drittes": 3, "Viertes": 4, "Fünftes": 5}
+
+
+def card_said(face: int) -> str:
+    """A card as it is said: "7", "Bungee"."""
+    return "Bungee" if face == BUNGEE else str(face)
+
+
+def bungee_cards(number: int) -> str:
+    return count(number, "Bungee-Karte", "Bungee-Karten", female=True)
+
+
+def group_said(face: int, number: int) -> str:
+    """Equal cards as German counts them: "eine Fünf", "zwei Fünfen", "eine Bungee-Karte"."""
+    if face == BUNGEE:
+        return bungee_cards(number)
+    return count(number, CARD_WORDS[face], CARDS_WORDS[face], female=True)
+
+
+def news_said(text: str) -> str:
+    """The table's news line in whole words: "Ben ruft den ersten Bungee", "Anna legt eine
+    Sechs ab. Ben setzt aus", "Carla nimmt die 7 von der Ablage".
+
+    >>> news_said("Ben: Zweites Bungee!")
+    'Ben ruft den zweiten Bungee'
+    >>> news_said("Anna: 2x 6! Ben, Carla setzen aus")
+    'Anna legt 2 Sechsen ab. Ben, Carla setzen aus'
+    >>> news_said("Carla legt 3x 5")
+    'Carla legt 3 Fünfen ab'
+    """
+    if found := re.fullmatch(r"(.+): (\w+) Bungee!", text):
+        which = CALLED.get(found[2])
+        if which is not None:
+            return f"{found[1]} ruft den {ordinal(which)}n Bungee"
+    if found := re.fullmatch(r"(.+): (?:(\d+)x )?6! (.+)", text):
+        return f"{found[1]} legt {group_said(6, int(found[2] or 1))} ab. {found[3]}"
+    if found := re.fullmatch(r"(.+) legt (\d+)x (\w+)", text):
+        face = BUNGEE if found[3] == "Bungee" else int(found[3])
+        return f"{found[1]} legt {group_said(face, int(found[2]))} ab"
+    if found := re.fullmatch(r"(.+) nimmt (\w+)", text):
+        card = "die Bungee-Karte" if found[2] == "Bungee" else f"die {found[2]}"
+        return f"{found[1]} nimmt {card} von der Ablage"
+    if found := re.fullmatch(r"(.+): Zug(?:, (.+))?", text):
+        return f"{found[1]} ist fertig" + (f". {found[2]}" if found[2] else "")
+    return text

@@ -19,6 +19,7 @@ Durchgang.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import Line, describe, focus, listing, news, punkte
 from spielleiter.ui.widgets import Confirm, Item, Message, Pages
 
 GAME = "engel-bengel"
@@ -108,6 +110,39 @@ class SetupSummary(Screen):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "engel-bengel.setup", "lines": self.lines()}
+
+    def spoken(self) -> list[Line]:
+        return [
+            focus(self.game.info.title),
+            focus(". ".join(self.lines())),
+            focus("Taste 3: Start. Taste 4: Zurück."),
+        ]
+
+
+LEGEND = [
+    "Zeichen: links der Wert der Reihe. +5: weiß (Engel), wer sie füllt, bekommt 5 "
+    "Chips. Dunkel mit hellem -4: schwarz (Bengel), wer sie füllt, zahlt 4.",
+    "Ein volles Feld mit Zahl: ein gelegter Würfel. Ein leeres Feld zeigt, was es "
+    "verlangt: eine Zahl diese Augen, * eine beliebige, = dieselbe wie das erste Feld.",
+    "Rot und gelb (r, g): drei gleiche rote, dann zwei gleiche gelbe, gelb anders als "
+    "rot. Liegt die erste, zeigen die übrigen ihre Zahl. Schraffiert: deine Wahl.",
+]
+"""The Hilfe's pages on the board's signs (the printed sheet's legend in words)."""
+
+
+def box_mark(row: Any, filled: Sequence[int], k: int) -> str:
+    """What a free box shows: the pips it wants, "*" any, "=" the same as the row's first
+    box, "r"/"g" a mixed row's red and yellow box; a number as soon as it is known."""
+    if row.kind == "pips":
+        return str(row.pips[k])
+    if row.kind == "star":
+        if k == 0:
+            return "*"
+        return str(filled[0]) if filled else "="
+    first = 0 if k < 3 else 3
+    if k == first:
+        return "r" if k < 3 else "g"
+    return str(filled[first]) if len(filled) > first else ("r" if k < 3 else "g")
 
 
 def start(app: App, table: EngelBengelTable) -> Screen:
@@ -354,6 +389,47 @@ class BoardScreen(GameScreen):
             "news": table.news,
         }
 
+    def spoken(self) -> list[Line]:
+        """News: each roll ("Ben würfelt 2, 4, 4 und 6") and each move (the die placed and
+        what it paid, stopping, rolling again, a roll in which nothing fitted). Focus: whose
+        turn, the roll and the choice, or the duty to place. The rest: the face's rows and
+        everyone's chips."""
+        table = self.table
+        state = table.state
+        lines = []
+        if table.news:
+            lines.append(news(("zug", table.news_told), engel_news_said(table.news)))
+        if state.roll and state.turn >= 0 and state.placed_now == 0 and not self.mine():
+            roll = listing([str(p) for p in state.roll])  # a fresh roll (the player's own
+            said = f"{table.name(state.turn)} würfelt {roll}"  # turn says it as it stands)
+            lines.append(news(("wurf", table.news_told), said))
+        if self.mine():
+            lines.extend(self.turn_said())
+        elif table.thinking is not None:
+            lines.append(describe(f"{table.name(table.thinking)} denkt"))
+        for r, face_row in enumerate(state.face.rows):
+            lines.append(describe(row_said(r, face_row, state.board[r])))
+        lines.extend(
+            describe(f"{table.name(s)}: {state.chips[s]} Chips, {state.dice[s]} Würfel")
+            for s in range(len(table.seats))
+        )
+        return lines
+
+    def turn_said(self) -> list[Line]:
+        """The human to place: the roll, the die and row chosen (or Nochmal), the duty."""
+        table = self.table
+        state = table.state
+        die, row = self.choice()
+        lines = [focus(f"{table.name(state.turn)} ist dran, Wurf {state.rolls}: "
+                       f"{listing([str(p) for p in state.roll])}")]  # fmt: skip
+        if state.placed_now == 0:
+            lines.append(focus("Leg einen Würfel!"))
+        if die:
+            lines.append(focus(f"Gewählt: {die} in Reihe {row + 1}"))
+        else:
+            lines.append(focus(f"Gewählt: nochmal würfeln, mit {len(state.roll)}"))
+        return lines
+
 
 class DiceEntry(Screen):
     """Real dice: the values rolled, die by die (K1 -, K2 +, K3 OK, K4 back)."""
@@ -405,6 +481,18 @@ class DiceEntry(Screen):
     def summary(self) -> dict[str, Any]:
         return {"screen": "engel-bengel.dice", "values": list(self.values), "value": self.value}
 
+    def spoken(self) -> list[Line]:
+        wanted = self.table.roll_wanted()
+        turn = self.table.state.turn
+        name = self.table.name(turn) if turn >= 0 else ""
+        lines = [
+            focus(f"{name} würfelt. Würfel {len(self.values) + 1} von {wanted}"),
+            focus(f"Augen: {self.value}"),
+        ]
+        if self.values:
+            lines.append(describe(f"Bisher: {listing([str(v) for v in self.values])}"))
+        return lines
+
 
 class SettlementScreen(Screen):
     """A Durchgang's end: who paid and who got what, the chips after it; Weiter."""
@@ -453,6 +541,21 @@ class SettlementScreen(Screen):
             "chips": list(r.chips),
         }
 
+    def spoken(self) -> list[Line]:
+        """Who paid and who got what, the chips after it, who begins next."""
+        r = self.result
+        table = self.table
+        rows = []
+        for s in range(len(table.seats)):
+            moved = [p.moved for p in r.payments if p.seat == s]
+            paid = ", ".join(f"plus {m}" if m > 0 else f"minus {-m}" for m in moved)
+            rows.append(f"{table.name(s)}: {paid or 'nichts'}, jetzt {r.chips[s]} Chips")
+        return [
+            focus(f"Durchgang {r.number} vorbei"),
+            focus(". ".join(rows)),
+            focus(f"Es beginnt {table.name(r.next_start)}"),
+        ]
+
 
 class StandingsScreen(BaseStandings):
     """The game's end: places by chips, the Bestenliste points of the humans; Nochmal, Ende."""
@@ -476,3 +579,50 @@ class StandingsScreen(BaseStandings):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "engel-bengel.standings", "rows": self.table.standings()}
+
+    def spoken(self) -> list[Line]:
+        """The end: places by chips, the humans' Bestenliste points."""
+        rows = [
+            f"Platz {place}: {name}, {chips} Chips"
+            + (f", Bestenliste {punkte(points)}" if points is not None else "")
+            for place, name, chips, points in self.table.standings()
+        ]
+        number = self.table.state.durchgang
+        done = "einem Durchgang" if number == 1 else f"{number} Durchgängen"
+        return [focus(f"Spielende nach {done}"), focus(". ".join(rows))]
+
+
+def row_said(r: int, face_row: Any, filled: Sequence[int]) -> str:
+    """A row of the face in words: its colour and value, how full, what its next box wants."""
+    kind = "Engel" if face_row.white else "Bengel"
+    said = f"Reihe {r + 1}, {kind} {face_row.value}: {len(filled)} von {face_row.boxes} belegt"
+    k = len(filled)
+    if k >= face_row.boxes:
+        return said
+    if face_row.kind == "pips":
+        wants = str(face_row.pips[k])
+    elif face_row.kind == "star":
+        wants = f"nur {filled[0]}" if filled else "beliebig"
+    else:
+        wants = "rot" if k < 3 else "gelb"
+    return f"{said}, als nächstes {wants}"
+
+
+def engel_news_said(text: str) -> str:
+    """The table's news line in whole words: "Anna legt eine 5 in Reihe 2 und bekommt 3
+    Chips", "Ben würfelt 1, 3 und 6: nichts passt".
+
+    >>> engel_news_said("Anna: 5 in Reihe 2 +3")
+    'Anna legt eine 5 in Reihe 2 und bekommt 3 Chips'
+    >>> engel_news_said("Ben: 1 3 6 passt nicht")
+    'Ben würfelt 1, 3 und 6: nichts passt'
+    """
+    if found := re.fullmatch(r"(.+): (\d) in Reihe (\d+)((?: [+-]\d+)*)", text):
+        said = f"{found[1]} legt eine {found[2]} in Reihe {found[3]}"
+        for money in found[4].split():
+            chips = int(money)
+            said += f" und bekommt {chips} Chips" if chips > 0 else f" und zahlt {-chips} Chips"
+        return said
+    if found := re.fullmatch(r"(.+): ([\d ]+) passt nicht", text):
+        return f"{found[1]} würfelt {listing(found[2].split())}: nichts passt"
+    return text

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import textwrap
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -47,11 +48,13 @@ from spielleiter.games.maskenball.spinner_setup import draw_dial, sector_short
 from spielleiter.games.maskenball.table import SEAT, MaskenballTable, visit_news
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, SpinnerService
+from spielleiter.ui import speech as said
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import Line
 from spielleiter.ui.widgets import Confirm, Item
 
 __all__ = ["EndScreen", "MaskenballScreen", "WhichSectorScreen", "setup", "start", "visit_news"]
@@ -447,6 +450,76 @@ class MaskenballScreen(GameScreen):
             "alert": self.alert,
         }
 
+    def spoken(self) -> list[Line]:
+        """News: the spin (once its result shows, never while the arrow turns), and what
+        it did: an ant, a flight, a swap or a turn-away. Focus: who spins, or who flies and
+        the beetle chosen (with the tip), or the magnets to report. The rest: every
+        beetle's dots and place, the ants."""
+        state = self.state
+        table = self.table
+        if self.service.busy:
+            who = self.turn_name(table.spinner_seat)
+            return [said.focus(f"{who} dreht. Der Pfeil dreht sich")]
+        lines = []
+        sector = state.last_spin()
+        spins = table.spins()
+        if sector is not None and spins:
+            who = self.turn_name(table.spinner_seat)
+            lines.append(said.news(("dreh", spins), f"{who} hat gedreht: {spin_said(sector)}"))
+        if self.flash:
+            text = maskenball_news_said(self.flash, state)
+            lines.append(said.news(("zug", table.news_told), text))
+        pending = state.pending()
+        alert = self.service.fault() or self.alert
+        if alert:
+            lines.append(said.focus(alert))
+        if self.result_until is not None or table.over:
+            pass
+        elif pending == PENDING_SPIN:
+            push = ": Taste 1" if self.service.can_push else ""
+            lines.append(said.focus(f"{self.turn_name()} dreht{push}"))
+        elif pending in DECISIONS:
+            lines.extend(self.decision_said())
+        elif pending == PENDING_REPORT:
+            a, b = state.flyer(), state.visited()
+            if a is not None and b is not None:
+                lines.append(said.focus(f"{COLOURS[a]} besucht {COLOURS[b]}. Was zeigen die "
+                                        "Magnete? Taste 1: Tausch, Taste 4: Weg"))  # fmt: skip
+        for b in range(BEETLES):
+            lines.append(said.describe(f"{COLOURS[b]}: {beetle_said(state, b)}"))
+        lines.append(said.describe(ants_said(state)))
+        return lines
+
+    def decision_said(self) -> list[Line]:
+        """Who flies (or which petal is empty), the beetle chosen, why not or the tip."""
+        state = self.state
+        target = self.cursor
+        if state.pending() == PENDING_CHOOSE:
+            sector = state.last_spin() or 0
+            head = f"{COLOURS[petal_of(sector)]} ist leer: wähle einen Käfer"
+        else:
+            flyer = state.flyer()
+            head = f"Wen besucht {COLOURS[flyer]}?" if flyer is not None else "Wer fliegt?"
+        lines = [said.focus(head)]
+        chosen = f"{COLOURS[target]}, {dots_said(state.dots(target))}"
+        lines.append(said.focus(f"Gewählt: {chosen}"))
+        refusal = self.table.refusal(self.table.pick(target))
+        tips = self.current_tips()
+        if refusal is not None:
+            lines.append(said.focus(refusal))
+        elif tips is not None:
+            best = _action_colour(tips.best_action)
+            chance = tips.options.get(tips.best_action, tips.win_chance)
+            lines.append(said.focus(f"Tipp: {best}, Siegchance {chance:.0%}"))
+        allowed = [COLOURS[b] for b in self.table.allowed()]
+        lines.append(said.describe(f"Erlaubt: {said.listing(allowed) or 'keiner'}"))
+        return lines
+
+
+def news(canvas: Canvas, y: int, text: str) -> None:
+    """The last event on one line of the smallest font (it belongs there: never cut)."""
+    canvas.text((1, y), text, TINY, box=(0, y, WIDTH - 1, y + 5))
+
 
 def _action_colour(action: int | None) -> str:
     if action is None:
@@ -523,6 +596,13 @@ class WhichSectorScreen(Screen):
     def summary(self) -> dict[str, Any]:
         return {"screen": "maskenball.which", "sectors": [self.outcome.a, self.outcome.b]}
 
+    def spoken(self) -> list[Line]:
+        a, b = sector_short(self.outcome.a), sector_short(self.outcome.b)
+        return [
+            said.focus("Der Pfeil steht auf der Grenze. Worauf zeigt er?"),
+            said.focus(f"Taste 1: {a}. Taste 4: {b}."),
+        ]
+
 
 class EndScreen(BaseStandings):
     """Won (all eight at the ball) or lost (the vine is full); Nochmal, Weiter."""
@@ -554,3 +634,62 @@ class EndScreen(BaseStandings):
             "ball": state.ball(),
             "points": self.game.table.points(),
         }
+
+    def spoken(self) -> list[Line]:
+        """Won or lost, after how many spins; the Bestenliste points or the beetles at the
+        ball."""
+        state = self.game.state
+        spins = said.count(self.game.table.spins(), "Drehung", "Drehungen", female=True)
+        if state.won():
+            return [
+                said.focus(f"Gewonnen! Alle acht Käfer sind auf dem Ball, nach {spins}"),
+                said.focus(f"Bestenliste: {said.punkte(self.game.table.points())}"),
+            ]
+        return [
+            said.focus(f"Verloren! Die Ranke ist voll: die Ameisen sind da, nach {spins}"),
+            said.focus(f"{said.count(len(state.ball()), 'Käfer')} auf dem Ball"),
+        ]
+
+
+def dots_said(counts: Sequence[int]) -> str:
+    """A beetle's dots in words: "3 Punkte Rot, ein Punkt Blau"."""
+    parts = [f"{said.punkte(n)} {COLOURS[c]}" for c, n in enumerate(counts) if n]
+    return ", ".join(parts) or "keine Punkte"
+
+
+def beetle_said(state: Any, b: int) -> str:
+    """Where a beetle is and its dots."""
+    where = {"ball": "auf dem Ball", "flying": "fliegt"}.get(state.place(b), "auf der Blüte")
+    return f"{where}, {dots_said(state.dots(b))}"
+
+
+def ants_said(state: Any) -> str:
+    """The ants: on the stump, on the vine."""
+    stump = "eine Ameise" if state.stump() else "keine Ameise"
+    fields = int(state.game.params["vine"])
+    return f"Auf dem Stumpf {stump}, auf der Ranke {state.vine()} von {fields}"
+
+
+def maskenball_news_said(text: str, state: Any) -> str:
+    """The table's news line in whole words: a visit by the pair's colour names ("Pink
+    besucht Rot: sie drehen sich weg", "Pink und Gelb tauschen. Gelb fliegt zum Ball!")."""
+    reports = state.reports()
+    if reports and (text.startswith("Tausch ") or text.endswith(": weggedreht")):
+        a, b, swapped = reports[-1]
+        if not swapped:
+            return f"{COLOURS[a]} besucht {COLOURS[b]}: sie drehen sich weg"
+        told = f"{COLOURS[a]} und {COLOURS[b]} tauschen"
+        if text.endswith(" Beide zum Ball!"):
+            return f"{told}. Beide fliegen zum Ball!"
+        for colour in COLOURS:
+            if text.endswith(f" {colour} zum Ball!"):
+                return f"{told}. {colour} fliegt zum Ball!"
+        return told
+    if text.endswith(" ist auf dem Ball: wähle"):
+        return text.replace(": wähle", ": wählt einen Käfer")
+    return text
+
+
+def spin_said(sector: int) -> str:
+    """What the arrow shows: "Blütenblatt Rot", or "Blatt" (a leaf between two petals)."""
+    return f"Blütenblatt {COLOURS[petal_of(sector)]}" if is_petal(sector) else "Blatt"

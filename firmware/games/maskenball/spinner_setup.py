@@ -24,9 +24,11 @@ from spielleiter.spinner_service import (
     SpinnerService,
     SpinnerUnavailable,
 )
+from spielleiter.ui import speech as said
 from spielleiter.ui.canvas import Canvas
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import Line
 from spielleiter.ui.widgets import Item
 
 MODE_NAMES = {AUTO: "automatisch", SENSOR: "Sensor", ELECTRONIC: "elektronisch"}
@@ -196,6 +198,31 @@ class CalibrationScreen(Screen):
     def summary(self) -> dict[str, Any]:
         return {"screen": "spinner.calibration", "step": self.step, "live": self.live}
 
+    def spoken(self) -> list[Line]:
+        """The step and what to do for it; the arrow's reading on request."""
+        cal = self.service.calibration
+        if self.step == ZERO:
+            step = "Pfeil auf die Mitte von Blütenblatt 1, Rot, dann OK mit Taste 3"
+        elif self.step == ASK:
+            step = "Mitte gespeichert. Jede Grenze einzeln messen? Taste 1: Ja. Taste 4: Fertig"
+        elif self.step == BOUNDARY:
+            i = len(self.readings)
+            a, b = sector_short(i), sector_short((i + 1) % cal.sectors)
+            step = f"Grenze {i + 1} von {cal.sectors}: Pfeil zwischen {a} und {b}, dann OK"
+        else:
+            step = "Gespeichert"
+        lines = [said.focus("Drehpfeil kalibrieren"), said.focus(step)]
+        if self.flash:
+            lines.append(said.focus(self.flash))
+        live = self.live
+        if live.get("angle_deg") is not None:
+            where = live.get("sector")
+            name = sector_name(where) if where is not None else "auf einer Grenze"
+            lines.append(said.describe(f"Der Pfeil zeigt {round(live['angle_deg'])} Grad, {name}"))
+        elif live.get("message"):
+            lines.append(said.describe(str(live["message"])))
+        return lines
+
 
 class TrialSpinScreen(Screen):
     """Testdrehung: spin once and see which sector the box read."""
@@ -260,3 +287,17 @@ class TrialSpinScreen(Screen):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "spinner.test", "result": self.result, "message": self.message}
+
+    def spoken(self) -> list[Line]:
+        """Testdrehung: turning, what the box read, or what went wrong."""
+        lines = [said.focus("Testdrehung")]
+        if self.busy:
+            lines.append(said.focus("dreht"))
+        elif self.result:
+            lines.append(said.focus(self.result))
+        message = self.service.fault() or self.message
+        if message:
+            lines.append(said.focus(message))
+        elif not self.result and not self.busy:
+            lines.append(said.focus("Pfeil drehen!"))
+        return lines

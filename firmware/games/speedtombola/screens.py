@@ -11,14 +11,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spielleiter.games.speedtombola.rules import Move, RoundResult, garnituren
-from spielleiter.games.speedtombola.table import SpeedtombolaTable
+from spielleiter.games.speedtombola.rules import Decision, Move, RoundResult, garnituren
+from spielleiter.games.speedtombola.table import TIMEOUT_NEWS, SpeedtombolaTable
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.ui.canvas import WIDTH, Canvas, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.screen import App, Screen, SoftKey
+from spielleiter.ui.speech import Line, count, describe, focus, listing, news, number, punkte
 
 
 def start(app: App, table: SpeedtombolaTable) -> TableScreen:
@@ -29,6 +30,22 @@ def start(app: App, table: SpeedtombolaTable) -> TableScreen:
 def garnituren_text(lots: list[int]) -> str:
     """Garnituren as text, the counting lot in brackets: "[3]4 5 [12]"."""
     return " ".join(f"[{run[0]}]" + "".join(f" {x}" for x in run[1:]) for run in garnituren(lots))
+
+
+def garnituren_said(lots: list[int]) -> str:
+    """Garnituren in words, each run by its lowest lot (the one that counts): "3 bis 5, 12"."""
+    runs = garnituren(lots)
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]} bis {r[-1]}" for r in runs)
+
+
+def decision_said(table: SpeedtombolaTable, d: Decision) -> str:
+    """A decision in the rule text's words: "Ben nimmt Los 27 und 3 Groschen", "Anna sagt
+    nein danke"."""
+    name = table.name(d.seat)
+    if d.move == Move.NEHMEN:
+        groschen = "einen Groschen" if d.pot == 1 else count(d.pot, "Groschen")
+        return f"{name} nimmt Los {d.lot}" + (f" und {groschen}" if d.pot else "")
+    return f"{name} sagt nein danke"
 
 
 def draw_garnituren(
@@ -211,6 +228,50 @@ class TableScreen(GameScreen):
             ],
         }
 
+    def spoken(self) -> list[Line]:
+        """News: the round, each decision, the lot drawn. Focus: whose turn, the lot and its
+        groschen, what Nehmen costs. The rest: every guest's groschen and points."""
+        table = self.table
+        state = table.state
+        lines = []
+        if table.rounds > 1:
+            said = f"Runde {state.round_index + 1} von {table.rounds}"
+            lines.append(news(("runde", state.round_index), said))
+        last = len(state.decisions)
+        recent = state.decisions[-3:]
+        for i, d in enumerate(recent, last - len(recent)):
+            said = decision_said(table, d)
+            if i == last - 1 and table.news.startswith(TIMEOUT_NEWS):
+                said = f"Zeit um: {said}"
+            lines.append(news(("zug", i), said))
+        if state.lot is not None:
+            drawn = ("los", state.round_index, state.drum_count)
+            lines.append(news(drawn, f"Neues Los: {state.lot}"))
+        if table.human_to_move() and self.awaits_key():
+            seat = table.to_move()
+            turn = (
+                f"{table.name(seat)} ist dran: Los {state.lot}, "
+                f"{count(state.pot, 'Groschen')} darauf; "
+                f"{'du hast' if len(table.humans()) == 1 else 'hat'} "
+                f"{count(state.groschen[seat], 'Groschen')}"
+            )
+            lines.append(focus(turn))
+            if self.flash:
+                lines.append(focus(self.flash))
+            elif table.must_take(seat):
+                lines.append(focus("Kein Groschen mehr: du musst nehmen"))
+            else:
+                lines.append(focus(f"Nehmen: {signed_points(table.take_change(seat))}"))
+        elif table.thinking is not None:
+            lines.append(describe(f"{table.name(table.thinking)} denkt"))
+        lines.append(describe(f"In der Trommel: {count(state.drum_count, 'Los', 'Lose')}"))
+        for seat in range(len(table.seats)):
+            lines.append(describe(
+                f"{table.name(seat)}: {count(state.groschen[seat], 'Groschen')}, "
+                f"{punkte(table.round_points(seat))}"
+            ))  # fmt: skip
+        return lines
+
 
 class RatScreen(Screen):
     """Rat: what Stark would do, the expected points and win chances of both options."""
@@ -304,6 +365,51 @@ class RatScreen(Screen):
             },
         }
 
+    def spoken(self) -> list[Line]:
+        """Rat: what Stark would do and why; with Mehr, the numbers behind it."""
+        a = self.advice
+        head = focus(f"Rat zu Los {self.table.state.lot}")
+        if a is None:
+            return [head, focus("Stark rechnet.")]
+        best = "Nehmen" if a.recommended == Move.NEHMEN else "Nein danke"
+        match = self.table.rounds > 1
+        lines = [head, focus(f"Rat: {best}. {rat_reason(a, match)}")]
+        if not self.details:
+            return lines
+        for label, est in (("Nehmen", a.nehmen), ("Nein danke", a.nein_danke)):
+            if est is None:
+                lines.append(focus(f"{label}: geht nicht, du musst nehmen"))
+                continue
+            text = (
+                f"{label}: im Schnitt {said_decimal(est.points)} Punkte, "
+                f"Siegchance Runde {est.round_win:.0%}"
+            )
+            if match:
+                text += f", Partie {est.match_win:.0%}"
+            lines.append(focus(text))
+        lines.append(describe(f"{a.playouts} Trommeln je Möglichkeit"))
+        return lines
+
+
+def decimal(value: float) -> str:
+    """A number with one decimal, the German way ("63,3")."""
+    return f"{value:.1f}".replace(".", ",")
+
+
+def rat_details(advice: Any, match: bool) -> list[str]:
+    """Rat's second page in words: per option the points to expect (± how sure) and the
+    chance to win the round, and the match once a round of it is over (before, the two
+    are the same number); then how many drums were played out for it."""
+    lines = []
+    for label, est in (("Nehmen", advice.nehmen), ("Nein danke", advice.nein_danke)):
+        if est is None:
+            lines += [f"{label}: geht nicht,", "  kein Groschen mehr"]
+            continue
+        lines.append(f"{label}: {decimal(est.points)} Punkte ±{decimal(est.points_se)}")
+        wins = f"  Siegchance {est.round_win:.0%}"
+        lines.append(wins + (f", Partie {est.match_win:.0%}" if match else ""))
+    return [*lines, f"je {advice.playouts} Trommeln ausgespielt"]
+
 
 def rat_reason(advice: Any, match: bool) -> str:
     """Why Rat advises what it does, in plain German, from the numbers the details show."""
@@ -386,6 +492,30 @@ class InfoScreen(Screen):
         if self.index == len(self.table.seats):
             return {"screen": "speedtombola.moves", "moves": self.table.recent_moves(self.MOVES)}
         return {"screen": "speedtombola.info", "seat": self.index}
+
+    def spoken(self) -> list[Line]:
+        """The guest shown (groschen, points, what the open lot means, the Garnituren), or
+        the Verlauf: the round's last moves."""
+        table = self.table
+        state = table.state
+        seat = self.index
+        if seat == len(table.seats):
+            mine = [d for d in state.decisions if d.round == state.round_index][-self.MOVES :]
+            moves = ". ".join(decision_said(table, d) for d in mine) or "Noch kein Zug"
+            return [focus(f"Verlauf Runde {state.round_index + 1}"), focus(moves)]
+        lines = [
+            focus(
+                f"{table.name(seat)}: {count(state.groschen[seat], 'Groschen')}, "
+                f"{punkte(table.round_points(seat))}"
+            )
+        ]
+        if state.lot is not None:
+            fits = "passt" if table.lot_fits(seat) else "passt nicht"
+            change = signed_points(table.take_change(seat))
+            lines.append(focus(f"Los {state.lot} {fits}, Nehmen: {change}"))
+        won = state.lots[seat]
+        lines.append(focus(f"Garnituren: {garnituren_said(won)}" if won else "Noch keine Gewinne"))
+        return lines
 
 
 class TafelScreen(Screen):
@@ -492,6 +622,38 @@ class TafelScreen(Screen):
             **self.result.to_json(),
         }
 
+    def spoken(self) -> list[Line]:
+        """The round's result: every guest's points (and the sum over the rounds), who has
+        the fewest; a guest's Garnituren and calculation; the lots that were out."""
+        r = self.result
+        table = self.table
+        where = f"Seite {self.page + 1} von {self.pages}"
+        lines = [focus(f"Tafel Runde {self.round_index + 1}, {where}")]
+        if self.page < self.summary_pages:
+            totals = self.totals()
+            several = table.rounds > 1
+            rows = [
+                f"{table.name(s)} {punkte(r.points[s])}"
+                + (f", zusammen {punkte(totals[s])}" if several else "")
+                for s in range(len(r.points))
+            ]
+            lines.append(focus(". ".join(rows)))
+            best = min(r.points)
+            fewest = [table.name(s) for s in range(len(r.points)) if r.points[s] == best]
+            lines.append(focus(f"Die wenigsten Punkte: {listing(fewest)}"))
+        elif self.page == self.pages - 1:
+            lines.append(focus(f"Diese Lose waren raus: {', '.join(map(str, r.removed))}"))
+        else:
+            seat = self.page - self.summary_pages
+            lots = list(r.lots[seat])
+            counting = " plus ".join(str(run[0]) for run in garnituren(lots)) or "0"
+            lines.append(focus(f"{table.name(seat)}: {punkte(r.points[seat])}"))
+            groschen = count(r.groschen[seat], "Groschen")
+            lines.append(focus(f"{counting} minus {groschen} ist {number(r.points[seat])}"))
+            if lots:
+                lines.append(describe(f"Garnituren: {garnituren_said(lots)}"))
+        return lines
+
 
 class StandingsScreen(BaseStandings):
     """The end of the match: places, points and the Bestenliste points; Nochmal, Weiter."""
@@ -513,3 +675,24 @@ class StandingsScreen(BaseStandings):
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "speedtombola.standings", "rows": [list(r) for r in self.rows()]}
+
+    def spoken(self) -> list[Line]:
+        """The Endstand: each place with its points and the Bestenliste points."""
+        rows = [
+            f"Platz {place}: {name}, {punkte(match_points)}"
+            + (f", Bestenliste plus {bonus}" if bonus is not None else "")
+            for place, name, match_points, bonus in self.rows()
+        ]
+        return [focus("Endstand"), focus(". ".join(rows))]
+
+
+def signed_points(change: int) -> str:
+    """A change of points: "plus 4 Punkte", "minus 3 Punkte", "null Punkte"."""
+    if change > 0:
+        return f"plus {punkte(change)}"
+    return punkte(change)
+
+
+def said_decimal(value: float) -> str:
+    """A number with one decimal, as German says it ("12,3")."""
+    return f"{value:.1f}".replace(".", ",").replace("-", "minus ")
