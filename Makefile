@@ -38,6 +38,8 @@ run: $(STAMP)
 
 test: lint walls types
 	$(BIN)/python -m pytest
+	@command -v espeak-ng >/dev/null 2>&1 || echo "make test: no espeak-ng here, so the" \
+	  "transcripts' audio was not rendered (tests/test_speech_audio.py; apt-get install espeak-ng)"
 	$(MAKE) --no-print-directory floor
 
 $(FLOOR_STAMP): pyproject.toml hardware/requirements-pi.txt

@@ -12,10 +12,11 @@ Usage: hardware/install-pi.sh [--dry-run] [--wheel FILE] [--boot-dir DIR] [--for
 
 Installs the Spielleiter box program on this Raspberry Pi and starts it at boot:
   - apt packages: python3-venv python3-pip python3-setuptools python3-wheel
-    python3-numpy python3-pil python3-lgpio i2c-tools (versions checked); where
+    python3-numpy python3-pil python3-lgpio i2c-tools (versions checked), and
+    espeak-ng and alsa-utils, the box's German speech and its player; where
     the archive has no python3-lgpio (plain Debian), the lgpio wheel for this
     machine from PyPI, pinned by sha256 (hardware/requirements-pi-lgpio.txt)
-  - a system user "spielleiter" in the groups gpio, i2c, dialout
+  - a system user "spielleiter" in the groups gpio, i2c, dialout, audio
   - the data directory /var/lib/spielleiter
   - a wheel of this checkout, built as the user who ran sudo (not as root),
     offline, with apt's setuptools
@@ -59,14 +60,15 @@ PREFIX=/opt/spielleiter
 VENV="$PREFIX/venv"
 DATA_DIR=/var/lib/spielleiter
 SERVICE_USER=spielleiter
-SERVICE_GROUPS=(gpio i2c dialout)
+SERVICE_GROUPS=(gpio i2c dialout audio)
 UNIT_NAME=spielleiter.service
 UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
 MODULES_LOAD_FILE=/etc/modules-load.d/spielleiter.conf
 MODPROBE_FILE=/etc/modprobe.d/spielleiter.conf
 # pip, setuptools and wheel build the program's wheel offline (pip wheel --no-build-isolation).
+# espeak-ng speaks (its German voice is in espeak-ng-data), alsa-utils' aplay plays it.
 APT_PACKAGES=(python3-venv python3-pip python3-setuptools python3-wheel python3-numpy
-    python3-pil i2c-tools)
+    python3-pil i2c-tools espeak-ng alsa-utils)
 # Only Raspberry Pi OS's archive has it; elsewhere lgpio comes from LGPIO_LOCK_FILE.
 LGPIO_APT_PACKAGE=python3-lgpio
 LOCK_FILE="$SCRIPT_DIR/requirements-pi.txt"

@@ -187,6 +187,12 @@ def test_dry_run_installs_the_apt_packages(dry_run: str) -> None:
     assert notes == ["note: this is not a Raspberry Pi"]
 
 
+def test_dry_run_installs_the_speech_engine_and_its_player_from_apt(dry_run: str) -> None:
+    """docs/speech.md: eSpeak NG (its German voice comes with it) and ALSA's aplay."""
+    apt = next(line for line in commands(dry_run) if "apt-get install" in line)
+    assert {"espeak-ng", "alsa-utils"} <= set(apt.split())
+
+
 def test_dry_run_makes_a_venv_that_sees_the_system_lgpio(dry_run: str) -> None:
     assert "-m venv --system-site-packages /opt/spielleiter/venv" in dry_run
 
@@ -431,7 +437,7 @@ def test_the_module_check_takes_a_module_from_another_distribution(tmp_path: Pat
 
 
 def test_dry_run_creates_the_service_user_and_data_dir(dry_run: str) -> None:
-    assert re.search(r"user(add|mod) .*--groups gpio,i2c,dialout .*spielleiter", dry_run)
+    assert re.search(r"user(add|mod) .*--groups gpio,i2c,dialout,audio .*spielleiter", dry_run)
     assert "install -d -o spielleiter -g spielleiter -m 0750 /var/lib/spielleiter" in dry_run
 
 
@@ -448,7 +454,7 @@ def test_running_it_again_keeps_the_user_and_the_data(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = commands(result.stdout)
     assert not any(word in line for line in lines for word in ("useradd", "groupadd"))
-    assert "+ usermod --append --groups gpio,i2c,dialout spielleiter" in lines
+    assert "+ usermod --append --groups gpio,i2c,dialout,audio spielleiter" in lines
     data = [line for line in lines if "/var/lib/spielleiter" in line]
     assert data == ["+ install -d -o spielleiter -g spielleiter -m 0750 /var/lib/spielleiter"]
     venv = next(line for line in lines if " -m venv " in line)
@@ -645,7 +651,7 @@ def test_unit_has_the_keys_the_box_needs() -> None:
     assert float(service["WatchdogSec"][0]) > 0
     assert float(service["RestartSec"][0]) > 0
     assert service["User"] == ["spielleiter"]
-    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout"}
+    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout", "audio"}
     assert unit["Install"]["WantedBy"] == ["multi-user.target"]
 
 
@@ -661,7 +667,7 @@ def test_unit_confines_the_service() -> None:
     assert one["DevicePolicy"] == "closed"
     allowed = {line.split()[0] for line in service["DeviceAllow"]}
     assert allowed == {"char-i2c", "char-gpiochip", "char-ttyGS", "char-ttyAMA", "char-ttyS",
-                       "char-ttyUSB", "char-ttyACM"}  # fmt: skip
+                       "char-ttyUSB", "char-ttyACM", "char-alsa"}  # fmt: skip
     assert not any(line.split()[0].startswith("/") for line in service["DeviceAllow"])
     assert "PrivateDevices" not in service and "PrivateUsers" not in service
     assert service["CapabilityBoundingSet"] == [""] and service["AmbientCapabilities"] == [""]
