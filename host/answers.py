@@ -12,12 +12,15 @@ out), `[shape]` for a list of them, `MapOf(shape)` for an object whose every val
 is one, or `Nullable(shape)` for null or that. OBJECT is any object: what the app puts
 there is the app's (the hardware it found, a board, a screen's summary).
 
-Example::
+The problem is said in the tool's language (English here):
 
+    >>> from spielleiter_host import i18n
+    >>> i18n.use("en")
     >>> problem("records.list", {"records": [{"id": "7"}]})
     'records[0].id not an integer'
     >>> problem("names.list", {"names": ["Anna", "Jörg"]}) is None
     True
+    >>> i18n.use(None)
 """
 
 from __future__ import annotations
@@ -29,16 +32,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Kind:
-    """A leaf: what it is called in a message, and the test a value must pass."""
+    """A leaf: what it is called in a message (in English, translated when said; either
+    of several: "a string or null"), and the test a value must pass."""
 
-    want: str
+    wants: tuple[str, ...]
     test: Callable[[Any], bool]
 
     def __or__(self, other: Kind) -> Kind:
-        return Kind(f"{self.want} or {other.want}", lambda v: self.test(v) or other.test(v))
+        return Kind(self.wants + other.wants, lambda v: self.test(v) or other.test(v))
+
+    @property
+    def want(self) -> str:
+        """What it is called, in the tool's language."""
+        return _(" or ").join(_(w) for w in self.wants)
 
 
 @dataclass(frozen=True)
@@ -72,18 +83,20 @@ def _number(v: Any) -> bool:
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
-INT = Kind("an integer", _integer)
-NUMBER = Kind("a number", _number)
-STR = Kind("a string", lambda v: isinstance(v, str))
-BOOL = Kind("true or false", lambda v: isinstance(v, bool))
-NULL = Kind("null", lambda v: v is None)
-OBJECT = Kind("an object", lambda v: isinstance(v, dict))
-ANY = Kind("anything", lambda v: True)
+INT = Kind((N_("an integer"),), _integer)
+NUMBER = Kind((N_("a number"),), _number)
+STR = Kind((N_("a string"),), lambda v: isinstance(v, str))
+BOOL = Kind((N_("true or false"),), lambda v: isinstance(v, bool))
+NULL = Kind((N_("null"),), lambda v: v is None)
+OBJECT = Kind((N_("an object"),), lambda v: isinstance(v, dict))
+ANY = Kind((N_("anything"),), lambda v: True)
 BASE64 = Kind(
-    "base64", lambda v: isinstance(v, str) and len(v) % 4 == 0 and bool(_BASE64.fullmatch(v))
+    (N_("base64"),),
+    lambda v: isinstance(v, str) and len(v) % 4 == 0 and bool(_BASE64.fullmatch(v)),
 )
 SHA256 = Kind(
-    "a sha256 in hex", lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{64}", v))
+    (N_("a sha256 in hex"),),
+    lambda v: isinstance(v, str) and bool(re.fullmatch(r"[0-9a-f]{64}", v)),
 )
 
 _BOARD_LINE = {"game": STR, "name": STR, "shipped": BOOL, "uploaded": BOOL}
@@ -146,12 +159,12 @@ def problem(method: str, result: Any) -> str | None:
 
 
 def _problem(shape: Any, value: Any, path: str) -> str | None:
-    where = path or "the result"
+    where = path or _("the result")
     if isinstance(shape, Kind):
-        return None if shape.test(value) else f"{where} not {shape.want}"
+        return None if shape.test(value) else _not(where, shape.want)
     if isinstance(shape, dict):
         if not isinstance(value, dict):
-            return f"{where} not an object"
+            return _not(where, OBJECT.want)
         for key, field in shape.items():
             inner = _join(path, key)
             if isinstance(field, Optional):
@@ -159,14 +172,14 @@ def _problem(shape: Any, value: Any, path: str) -> str | None:
                     continue
                 field = field.shape
             if key not in value:
-                return f"{inner} missing"
+                return _("{field} missing").format(field=inner)
             found = _problem(field, value[key], inner)
             if found:
                 return found
         return None
     if isinstance(shape, list):
         if not isinstance(value, list):
-            return f"{where} not a list"
+            return _not(where, _("a list"))
         for i, item in enumerate(value):
             found = _problem(shape[0], item, f"{path}[{i}]")
             if found:
@@ -176,13 +189,18 @@ def _problem(shape: Any, value: Any, path: str) -> str | None:
         return None if value is None else _problem(shape.shape, value, path)
     if isinstance(shape, MapOf):
         if not isinstance(value, dict):
-            return f"{where} not an object"
+            return _not(where, OBJECT.want)
         for key, item in value.items():
             found = _problem(shape.shape, item, _join(path, key))
             if found:
                 return found
         return None
     raise TypeError(f"not a shape: {shape!r}")
+
+
+def _not(where: str, want: str) -> str:
+    """The field and what it should have been: "records[0].id not an integer"."""
+    return _("{field} not {want}").format(field=where, want=want)
 
 
 def _join(path: str, key: str) -> str:

@@ -511,3 +511,16 @@ def test_the_bestenliste_and_clearing_it_speak_german(tmp_path: Path, locale, ca
             )
     finally:
         store.close()
+
+
+def test_a_wrong_answer_is_named_in_german(locale) -> None:
+    from spielleiter_host import answers
+
+    i18n.use("de")
+    assert answers.problem("records.list", {"records": [{"id": "7"}]}) == (
+        "records[0].id sollte eine ganze Zahl sein"
+    )
+    assert answers.problem("hello", []) == "das Ergebnis sollte ein Objekt sein"
+    assert (answers.STR | answers.NULL).want == "ein Text oder null"
+    i18n.use("en")
+    assert (answers.STR | answers.NULL).want == "a string or null"
