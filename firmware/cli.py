@@ -172,6 +172,9 @@ def _safe_mode(
     watchdog = Watchdog.from_env()
     safe = SafeMode(fault, data_dir, FrameSink(displays), watchdog=watchdog)
     safe.hardware = hardware
+    from .settings import defaults
+
+    safe.speech = _speech(safe.clock, defaults, args.speech, script is not None, hardware)
     safe.polls.extend(polls)
     port = args.serial or (None if emulate else _serial_port(safe.store, pins))
     fallback = None if args.serial else str(pins.serial_port)
@@ -287,7 +290,7 @@ def _run_box(
 
     box.spinner = open_service(box, args.spinner, emulate, args.seed)
     box.buzzer = _buzzer(pins, emulate, script is not None, args, hardware)
-    box.speech = _speech(box, args.speech, script is not None, hardware)
+    box.speech = _speech(box.now, box.settings, args.speech, script is not None, hardware)
     hardware["spinner"] = box.spinner.mode
 
     link = None
@@ -407,7 +410,13 @@ def _buzzer(
     return buzzer
 
 
-def _speech(box: Box, transcript: Path | None, scripted: bool, hardware: dict[str, Any]) -> Any:
+def _speech(
+    clock: Callable[[], float],
+    settings: Callable[[], dict[str, Any]],
+    transcript: Path | None,
+    scripted: bool,
+    hardware: dict[str, Any],
+) -> Any:
     """The box's speech: eSpeak NG through the machine's player, or silent (said once in
     the log); under a key script nothing is played, and with --speech FILE the transcript
     of what is said goes there. None: nothing speaks and nothing is written."""
@@ -422,7 +431,7 @@ def _speech(box: Box, transcript: Path | None, scripted: bool, hardware: dict[st
     if speaker is None and transcript is None:
         return None
     out = transcript.open("w", encoding="utf-8") if transcript is not None else None
-    return SpeechService(box.now, box.settings, speaker, out, virtual=scripted)
+    return SpeechService(clock, settings, speaker, out, virtual=scripted)
 
 
 def _labels(box_ref: list[Box]) -> list[str]:

@@ -29,7 +29,7 @@ from typing import Any
 
 from . import __version__, admin
 from .hal.display import FrameSink
-from .hal.keys import Key, KeyEvent
+from .hal.keys import REPEAT, Key, KeyEvent
 from .store import FILE_NAME, Store, StoreFault, newest_pin, write_restored
 from .ui.canvas import Canvas, ShownFrame
 from .ui.fonts import SMALL
@@ -268,6 +268,8 @@ class SafeMode:
         self.pin_guard = admin.PinGuard(self._values, now)
         if not (self._values.writable and self._values.readable):
             self.pin_guard.hold(UNCOUNTED_HOLD_S, "wrong PINs cannot be counted on this card")
+        self.speech: Any = None
+        """Says the card (spielleiter.speech), as the box says its screens; None: silent."""
         self.notice: tuple[str, str] | None = None
         """A note for the panel over the fault (the link's port fell back), until OK."""
         self.restored = False
@@ -331,18 +333,25 @@ class SafeMode:
 
     # --- the loop -------------------------------------------------------------
     def post(self, event: KeyEvent) -> None:
+        if self.speech is not None:
+            self.speech.pressed()
+            if event == REPEAT:  # the repeat key, as everywhere: the card again
+                self.speech.repeat(self.screen, self.sink.sent)
+                return
         self.screen.on_key(event)
 
     def refresh(self) -> None:
         canvas = render(self.screen)
         if self.sink.show(canvas.image, f"safe\t{self.fault.kind}"):
             self._shown.shown(canvas, self.screen.summary())
+        if self.speech is not None:
+            self.speech.observe(self.screen, None, None, self.sink.sent)
 
     def step(self) -> None:
         now = self.clock()
         for poll in self.polls:
             for event in poll(now):
-                self.screen.on_key(event)
+                self.post(event)
         self.refresh()
         if self.watchdog is not None:
             self.watchdog.ping()
@@ -358,6 +367,9 @@ class SafeMode:
         self._quit.set()
 
     def close(self) -> None:
+        if self.speech is not None:
+            self.speech.close()
+            self.speech = None
         if self.store is not None:
             self.store.close()
             self.store = None

@@ -65,11 +65,16 @@ def press(box: Box, *keys: KeyEvent) -> None:
         box.settle()
 
 
+def die_keys(pips: int) -> list[KeyEvent]:
+    """A real die's two presses: the group (K1 1-3, K2 4-6), then the value in it."""
+    return [K1 if pips <= 3 else K2, (K1, K2, K3)[(pips - 1) % 3]]
+
+
 def enter(box: Box, *pips: int) -> None:
-    """Real dice: each value with + from 1, then OK."""
+    """Real dice: each value in two presses."""
     assert box.top.summary()["screen"] == "engel-bengel.dice"
     for p in pips:
-        press(box, *([K2] * (p - 1)), K3)
+        press(box, *die_keys(p))
 
 
 def board(box: Box) -> BoardScreen:
@@ -89,8 +94,8 @@ def keys_to(screen: BoardScreen, action: int) -> list[KeyEvent]:
     keys: list[KeyEvent] = []
     while die != want:
         die = cycle[(cycle.index(die) + 1) % len(cycle)] if die in cycle else cycle[0]
-        rows = screen.table.fitting_rows(die) if die else []
-        at = rows[0] if rows else at
+        row = screen.row_for(die) if die else None
+        at = row if row is not None else at
         keys.append(K1)
     if action != Move.NOCHMAL:
         keys += [K2] * ((decode_place(action)[0] - at) % 6)
@@ -191,15 +196,29 @@ def test_stop_or_roll_again_after_placing(tmp_path: Path) -> None:
     assert state.turn == 1 and state.dice[0] == 13
 
 
-def test_real_dice_are_entered_value_by_value_with_a_way_back(tmp_path: Path) -> None:
+def test_real_dice_are_entered_in_two_presses_each_with_a_way_back(tmp_path: Path) -> None:
     box = game_box(tmp_path, TWO)
-    press(box, K2, K2, K3)  # a 3
-    press(box, K2, K3)  # a 2 ... no: back
+    press(box, K1, K3)  # 1-3, then 3
+    assert box.top.summary()["values"] == [3]
+    press(box, K2)  # 4-6 ... no: back
+    assert [k.label if k else None for k in box.top.softkeys()] == ["4", "5", "6", "Zurück"]
     press(box, K4)
-    assert box.top.summary()["values"] == [3] and box.top.summary()["value"] == 2
-    press(box, K1, K3)  # a 1 instead
+    assert box.top.summary()["group"] == 0
+    press(box, K1, K2)  # a 2 ... no: back, it is gone
+    press(box, K4)
+    assert box.top.summary()["values"] == [3]
+    press(box, K1, K1)  # a 1 instead
     enter(box, 6, 6, 6)
     assert board(box).table.state.roll == [1, 3, 6, 6, 6]
+
+
+def test_a_roll_of_five_real_dice_takes_ten_presses_at_most(tmp_path: Path) -> None:
+    box = game_box(tmp_path, TWO)
+    wanted = board(box).table.roll_wanted()
+    presses = [key for pips in (1, 6, 3, 4, 5)[:wanted] for key in die_keys(pips)]
+    assert len(presses) <= 2 * wanted
+    press(box, *presses)
+    assert board(box).table.state.roll == sorted((1, 6, 3, 4, 5)[:wanted])
 
 
 def test_the_box_rolls_when_it_is_the_cup(tmp_path: Path) -> None:

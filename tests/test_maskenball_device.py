@@ -18,6 +18,7 @@ from spielleiter.games.maskenball.rules import (
     SPIN,
     VISIT,
     colour_letters,
+    is_petal,
 )
 from spielleiter.games.maskenball.screens import (
     EndScreen,
@@ -280,6 +281,30 @@ def test_a_leaf_result_names_the_player_who_spun(tmp_path: Path) -> None:
     assert "Spieler 2 hat gedreht" in texts_on(screen)
 
 
+def test_the_dial_names_who_spins_while_a_leaf_spin_turns(tmp_path: Path) -> None:
+    """A spin between two petals passes the turn in the record before the arrow turns:
+    the dial still names the one who pressed Drehen, and the result says "zwischen"."""
+    box = game_box(tmp_path, seed=3)
+    screen = box.top
+    leaves = 0
+    for _ in range(60):
+        if screen.state.pending() != "spin":
+            press(box, K3)
+            continue
+        spinner = screen.state.seat()
+        box.dispatch(K1)  # Drehen
+        box.step()
+        assert screen.service.busy  # the arrow turns
+        assert f"Spieler {spinner + 1} dreht ..." in texts_on(screen)
+        box.settle()
+        if not is_petal(screen.state.last_spin()):
+            leaves += 1
+            assert screen.state.seat() != spinner  # the turn passed at once
+        if leaves >= 2:
+            break
+    assert leaves >= 2
+
+
 def test_a_visit_says_who_swapped_or_turned_away_and_who_went_to_the_ball() -> None:
     assert visit_news(5, 4, False, []) == "Lila-Blau: weggedreht"
     assert visit_news(5, 1, True, []) == "Tausch Lila-Orange!"
@@ -375,9 +400,10 @@ def test_an_ambiguous_sensor_result_asks_which_sector(tmp_path: Path) -> None:
     box.settle()
     assert isinstance(box.top, WhichSectorScreen)
     assert box.top.outcome == Ambiguous(0, 1)
-    assert [k.label if k else None for k in box.top.softkeys()] == ["Rot", None, None, "Blatt"]
+    labels = [k.label if k else None for k in box.top.softkeys()]
+    assert labels == ["zwischen", None, None, "Rot"]  # the word for a leaf fits K1 alone
     assert_golden(box.frame().image, "maskenball_which_sector")
-    press(box, K4)  # Blatt
+    press(box, K1)  # zwischen
     assert box.top is screen
     assert screen.session.record.actions[-1] == SPIN + 1 and screen.state.stump() == 1
 

@@ -334,7 +334,7 @@ def test_without_an_engine_the_box_runs_silent_and_says_so_once(
     box, _ = box_with_speech(tmp_path)
     hardware: dict[str, Any] = {}
     with caplog.at_level(logging.WARNING, logger="spielleiter.speech"):
-        service = cli._speech(box, None, scripted=False, hardware=hardware)
+        service = cli._speech(box.now, box.settings, None, scripted=False, hardware=hardware)
     assert service is None and hardware["speaker"] is False
     lines = [r.getMessage() for r in caplog.records if r.name == "spielleiter.speech"]
     assert len(lines) == 1 and "runs silent" in lines[0]
@@ -365,6 +365,23 @@ def test_the_same_script_says_the_same_with_or_without_frames(tmp_path: Path) ->
     run_box(tmp_path / "two", keys, extra_args=["--speech", str(b)])
     assert a.read_text() == b.read_text()
     assert "Nein danke" in a.read_text() or "nein danke" in a.read_text()
+
+
+def test_safe_mode_says_its_card_and_the_repeat_key_says_it_again(tmp_path: Path) -> None:
+    from spielleiter.safe_mode import SafeMode
+    from spielleiter.settings import defaults
+    from spielleiter.store import StoreFault
+
+    safe = SafeMode(StoreFault("corrupt", "test"), tmp_path, FrameSink([]))
+    out = Kept()
+    safe.speech = SpeechService(safe.clock, defaults, None, out, virtual=True)
+    safe.step()
+    safe.step()
+    said_ = [text for _, text in safe.speech.said]
+    assert len(said_) == 1 and "Speicher beschädigt" in said_[0] and "Link offen" in said_[0]
+    safe.post(REPEAT)
+    assert safe.speech.said[-1][1].startswith("Speicher beschädigt")
+    safe.close()
 
 
 def test_a_move_key_is_not_the_repeat_key(tmp_path: Path) -> None:

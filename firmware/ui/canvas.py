@@ -90,7 +90,8 @@ class Canvas:
         printable = text.encode("latin-1", "replace").decode("latin-1")
         cut = ""
         if box is not None:
-            room = max(0, (box[2] + 1 - xy[0]) // SIZES[size][0])
+            # a cell's last column is its gap to the next: it may lie past the box
+            room = max(0, (box[2] + 2 - xy[0]) // SIZES[size][0])
             if len(printable) > room:
                 cut, printable = printable, printable[:room]
         self.runs.append(
@@ -183,6 +184,66 @@ class Canvas:
             self.text((x, y), line, size, box=(x, self.limit[1], x + width - 1, low))
             y += ch + 1
         return y
+
+
+def fitting(text: str, width: int, sizes: Sequence[str] = (TEXT, SMALL, TINY)) -> str:
+    """The largest of `sizes` in which `text` fits `width` pixels (the smallest if none)."""
+    for size in sizes:
+        if Canvas.text_width(text, size) <= width:
+            return size
+    return sizes[-1]
+
+
+def fitting_wrap(
+    text: str, width: int, height: int, sizes: Sequence[str] = (TEXT, SMALL, TINY)
+) -> str:
+    """The largest of `sizes` in which `text`, wrapped as `Canvas.wrap` does (a pixel
+    row between lines), fits `width` x `height` pixels (the smallest if none)."""
+    for size in sizes:
+        lines = wrap_lines(text, size, width)
+        widest = max(len(line) for line in lines) * SIZES[size][0]
+        if len(lines) * (SIZES[size][1] + 1) - 1 <= height and widest <= width:
+            return size
+    return sizes[-1]
+
+
+def fit_line(
+    text: str, width: int, names: Sequence[str] = (), sizes: Sequence[str] = (SMALL, TINY)
+) -> tuple[str, str]:
+    """A line of news as it fits `width` pixels: in the largest of `sizes` it fits, else
+    in the smallest with the players' `names` in it shortened (short_name), as little as
+    needed. (text, size); a text that fits in no way comes back whole, to be cut."""
+    for size in sizes:
+        if Canvas.text_width(text, size) <= width:
+            return text, size
+    size = sizes[-1]
+    present = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+    for chars in range(max((len(n) for n in present), default=0) - 1, 2, -1):
+        shorter = text
+        for name in present:
+            shorter = shorter.replace(name, short_name(name, chars))
+        if Canvas.text_width(shorter, size) <= width:
+            return shorter, size
+    return text, size
+
+
+def fit_wrap(
+    text: str, width: int, lines: int, names: Sequence[str] = (), size: str = TINY
+) -> list[str]:
+    """Text wrapped into at most `lines` lines of `width` pixels, the players' `names` in
+    it shortened as little as needed; the whole text wrapped (more lines) if no way fits."""
+    wrapped = wrap_lines(text, size, width)
+    if len(wrapped) <= lines and all(Canvas.text_width(w, size) <= width for w in wrapped):
+        return wrapped
+    present = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+    for chars in range(max((len(n) for n in present), default=0) - 1, 2, -1):
+        shorter = text
+        for name in present:
+            shorter = shorter.replace(name, short_name(name, chars))
+        found = wrap_lines(shorter, size, width)
+        if len(found) <= lines and all(Canvas.text_width(w, size) <= width for w in found):
+            return found
+    return wrapped
 
 
 def wrap_lines(text: str, size: str = TEXT, width: int = WIDTH) -> list[str]:

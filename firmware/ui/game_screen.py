@@ -11,8 +11,8 @@ from typing import Any
 
 from ..games.base import IllegalActionError
 from ..hal.keys import Key, KeyEvent
-from .canvas import WIDTH, Canvas, short_name
-from .fonts import TEXT
+from .canvas import WIDTH, Canvas, fitting, short_name
+from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
 from .widgets import Confirm, Item, Pages
 
@@ -95,9 +95,12 @@ class GameScreen(Screen):
         turn = self.whose_turn()
         if self.banner_until is None or turn is None:
             return
-        name = short_name(turn[1], 10)
+        text = f"{turn[1]} ist dran"
+        size = fitting(text, WIDTH - 20, (TEXT, SMALL))
+        if size != TEXT and canvas.text_width(text, size) > WIDTH - 20:
+            text = f"{short_name(turn[1], 12)} ist dran"
         canvas.rect((8, top, WIDTH - 9, top + 18), fill=0)
-        canvas.text_center(top + 5, f"{name} ist dran", TEXT, 8, WIDTH - 8)
+        canvas.text_center(top + 5 if size == TEXT else top + 6, text, size, 10, WIDTH - 10)
 
     @property
     def session(self) -> Any:
@@ -111,12 +114,17 @@ class GameScreen(Screen):
         """The game's own entries of the pause menu (e.g. tips on/off)."""
         return []
 
+    def legend(self) -> list[str]:
+        """Pages of the Hilfe after the game's own: what the screen's signs mean, in words
+        (the printed sheet's legend), for this match's boards."""
+        return []
+
     def pause_items(self) -> list[Item]:
         """Entries of the pause menu after "Weiter": the game's own, then the ways out."""
         items = self.game_items()
         entry = self.table.entry
         if entry.help:
-            pages = [*entry.help]
+            pages = [*entry.help, *self.legend()]
             if self.app.settings().get("undo.ms"):
                 pages.append(TAKE_BACK_HELP)
             items.append(Item("Hilfe", partial(self.app.push, Pages(entry.title, pages))))

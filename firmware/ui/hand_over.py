@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..hal.keys import Key, KeyEvent
-from .canvas import WIDTH, Canvas, short_name
-from .fonts import TEXT, TINY
+from .canvas import WIDTH, Canvas, fitting
+from .fonts import SMALL, TEXT, TINY
 from .screen import Screen, SoftKey
 from .speech import Line, focus
 
@@ -79,8 +79,11 @@ class HandOverScreen(Screen):
             screen.draw(canvas)
         bottom = PANEL_TOP + PANEL_ROWS - 1
         canvas.rect((0, PANEL_TOP, WIDTH - 1, bottom), fill=0)
-        canvas.text_center(PANEL_TOP + 3, f"{short_name(self.name, 12)} ist dran", TEXT)
-        canvas.text_center(PANEL_TOP + 15, f"Box nehmen, OK zeigt {self.what}"[:31], TINY)
+        name = f"{self.name} ist dran"
+        size = fitting(name, WIDTH - 2, (TEXT, SMALL))
+        canvas.text_center(PANEL_TOP + 3, name, size)
+        note = f"Box nehmen, OK zeigt {self.what}"
+        canvas.text_center(PANEL_TOP + 15, note, fitting(note, WIDTH, (SMALL, TINY)))
 
     def covers(self) -> Screen | None:
         return self.below()

@@ -169,7 +169,8 @@ class SetupFlow:
             Item(f"{n} Plätze" if n > 1 else "1 Platz", partial(self.choose_count, n))
             for n in choices
         ]
-        return ListMenu(f"{self.title}: Plätze", items)
+        title = f"{self.title}: Plätze"  # the game's name alone where both do not fit
+        return ListMenu(title if len(title) <= 20 else self.title, items)
 
     def choose_count(self, n: int) -> None:
         self.count = n

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hal.keys import Key, KeyEvent
-from .canvas import Canvas
-from .fonts import SMALL, TEXT
+from .canvas import WIDTH, Canvas, fitting, fitting_wrap, wrap_lines
+from .fonts import SIZES, SMALL, TEXT, TINY
 from .screen import Screen, SoftKey
 from .speech import Line, count, describe, focus
 
@@ -56,7 +56,10 @@ class ListMenu(Screen):
         top = max(0, min(top, self.index))
         for row, item in enumerate(self.items[top : top + self.ROWS]):
             yy = y + row * 11
-            canvas.text((2, yy), item.text()[:20], TEXT)
+            text = item.text()
+            size = fitting(text, WIDTH - 2)  # a long line in a smaller font, never cut
+            dy = (10 - SIZES[size][1]) // 2
+            canvas.text((2, yy + dy), text, size, box=(2, yy - 1, WIDTH - 1, yy + 9))
             if top + row == self.index:
                 canvas.invert((0, yy - 1, 127, yy + 9))
 
@@ -92,22 +95,36 @@ class ListMenu(Screen):
 
 
 class Pages(Screen):
-    """Pages of text (help, short rules): K1 and K2 turn the pages, K4 goes back."""
+    """Pages of text (help, short rules): K1 and K2 turn the pages, K4 goes back.
+
+    A page longer than the panel holds goes on over the next (never cut)."""
 
     BOTTOM = 54
     """The last pixel row a page may use (the soft-key line lies below)."""
+    TOP = 11
+    WIDTH = 124
+    LINES = (BOTTOM - TOP + 2) // (SIZES[SMALL][1] + 1)
+    """Lines of a page in the small font."""
 
     def __init__(self, title: str, pages: Sequence[str]) -> None:
         self.title = title
-        self.pages = list(pages) or [""]
+        self.pages = [part for page in (list(pages) or [""]) for part in self.split(page)]
         self.page = 0
+
+    @classmethod
+    def split(cls, page: str) -> list[str]:
+        """A page as the panel's pages: as many lines as fit on each."""
+        lines = wrap_lines(page, SMALL, cls.WIDTH)
+        return [
+            "\n".join(lines[i : i + cls.LINES]) for i in range(0, len(lines), cls.LINES)
+        ] or [""]
 
     def softkeys(self) -> list[SoftKey | None]:
         return [SoftKey("<", "h"), SoftKey(">", "l"), None, SoftKey("Zurück", "\x08")]
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title(self.title, f"{self.page + 1}/{len(self.pages)}")
-        canvas.wrap((2, y), self.pages[self.page], SMALL, 124)
+        canvas.wrap((2, y), self.pages[self.page], SMALL, self.WIDTH)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
@@ -150,7 +167,8 @@ class Confirm(Screen):
         return [SoftKey(self.labels[0], "y\n"), None, None, SoftKey(self.labels[1], "n\x08")]
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.wrap((2, 4), self.question, TEXT, 124)
+        size = fitting_wrap(self.question, 124, 54 - 4)
+        canvas.wrap((2, 4), self.question, size, 124)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key == Key.K1 and not event.long:
@@ -180,7 +198,8 @@ class Message(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title(self.title_text)
-        canvas.wrap((2, y + 1), self.text, SMALL, 124)
+        size = fitting_wrap(self.text, 124, 54 - y - 1, (SMALL, TINY))
+        canvas.wrap((2, y + 1), self.text, size, 124)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in (Key.K3, Key.K4) and not event.long:

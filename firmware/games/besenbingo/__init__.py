@@ -38,8 +38,8 @@ ENTRY = GameEntry(
         "immer. Jede Reihe von links.",
         "Passt nichts, streichst du das nächste Minusfeld. Nach 7 Türmen ist Schluss, "
         "der stille Turm kommt heraus.",
-        "Blatt: 1 Hexe, 2 Reihe, 3 Leiste/Feld, 4 Streichen. Sonst 4 Weiter. "
-        "4 lang: Pause.",
+        "Tasten auf dem Blatt: 1 nächste Hexe, 2 nächste Reihe, 3 Leiste/Feld, "
+        "4 Streichen. Sonst 4 Weiter. 4 lang: Pause, Hilfe.",
     ),
     secret="the silent tower (stiller Turm) and the order of the tower cards not yet turned",
     bestenliste=(

@@ -32,7 +32,7 @@ from spielleiter.games.besenbingo.table import (
 from spielleiter.games.besenbingo.templates import ROWS, SIZE, Template, WitchField
 from spielleiter.games.catalog import Variant
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import WIDTH, Canvas, fit_line, fitting, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.menus import launch
@@ -303,15 +303,20 @@ class TowerScreen(GameScreen):
         last = "Stiller Turm: ?" if to_beat is None else f"Zu schlagen: {to_beat}"
         fits = canvas.text_width(last, SMALL) <= WIDTH - x
         canvas.text((x, y + 27), last, SMALL if fits else TINY)
-        status = self.status_line()
-        fits = canvas.text_width(status, SMALL) <= WIDTH - 2
-        canvas.text((2, y + 35 if fits else y + 36), status, SMALL if fits else TINY)
+        status, size = fit_line(self.status_line(), WIDTH - 2, [s.name for s in self.table.seats])
+        top = y + 35 if size == SMALL else y + 36
+        canvas.text((2, top), status, size, box=(2, y + 35, WIDTH - 1, 54))
 
     def status_line(self) -> str:
         thinking = self.table.thinking
         if thinking is not None:
-            return f"{self.table.name(thinking)[:14]} streicht ..."
+            return f"{self.table.name(thinking)} streicht ..."
         return STATUS[self.table.phase]
+
+    def legend(self) -> list[str]:
+        """The signs of the sheets in words: the witches' and copilots' letters of the
+        templates in play, the score bar's rows and fields."""
+        return legend_pages([sheet.template for sheet in self.state.sheets])
 
     def summary(self) -> dict[str, Any]:
         state = self.state
@@ -388,7 +393,8 @@ class HandoverScreen(_InGame):
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title("Besenbingo", f"Turm {self.table.state.current_tower}")
-        canvas.text_center(y + 6, f"{self.table.name(self.sheet.seat)} ist dran", TEXT)
+        turn = f"{self.table.name(self.sheet.seat)} ist dran"
+        canvas.text_center(y + 6, turn, fitting(turn, WIDTH - 2, (TEXT, SMALL)))
         canvas.text_center(y + 24, "Die anderen schauen weg.", SMALL)
 
     def summary(self) -> dict[str, Any]:
@@ -519,7 +525,7 @@ class SheetScreen(_InGame):
         """Right of the grid: who, which tower, the points, and the chosen move."""
         state = self.table.state
         x = 76
-        canvas.text((x, 0), self.table.name(self.seat)[:10], SMALL)
+        canvas.text((x, 0), short_name(self.table.name(self.seat), 10), SMALL)
         canvas.text((x, 8), f"Turm {state.current_tower or '-'} {state.scores()[self.seat]}P", TINY)
         canvas.line((x, 15, WIDTH - 1, 15))
         if self.readonly:
@@ -531,15 +537,13 @@ class SheetScreen(_InGame):
             if [c["action"] for c in state.choices(self.seat)] == [MINUS]:
                 canvas.text((x, 26), "nichts passt", TINY)
         elif field is not None:
-            canvas.text((x, 18), field.witch[:10], SMALL)
+            canvas.text((x, 18), short_name(field.witch, 10), SMALL)
             canvas.text((x, 26), f"mit {field.copilot}", TINY)
         canvas.text((x, 33), f"> {ROW_TITLES.get(self.row, 'Minus')}", SMALL)
         choice = self.choice()
-        if choice is None:
-            canvas.text((x, 41), "nicht erlaubt", TINY)
-        else:
-            canvas.text((x, 41), f"{choice['gain']:+d} Punkte", TINY)
-        canvas.text((x, 48), f"{len(state.choices(self.seat))} erlaubt", TINY)
+        canvas.text((x, 41), "nicht erlaubt" if choice is None else gain_text(choice["gain"]), TINY)
+        allowed = len(state.choices(self.seat))
+        canvas.text((x, 48), f"{allowed} {'Zug geht' if allowed == 1 else 'Züge gehen'}", TINY)
 
     def draw_template_name(self, canvas: Canvas, x: int, y: int) -> None:
         """The template's name in the panel: small, else tiny, else small on two lines
@@ -694,13 +698,15 @@ class ResultsScreen(_InGame):
             self.app.pop()
 
     def draw(self, canvas: Canvas) -> None:
-        y = canvas.title(f"Turm {self.table.state.current_tower}: Computer", "Pkt")
+        y = canvas.title(f"Turm {self.table.state.current_tower}: Computer", "Punkte")
         top = (self.index // self.ROWS) * self.ROWS
         for row, (seat, crossed, points) in enumerate(self.lines()[top : top + self.ROWS]):
             yy = y + row * 9
-            name = self.table.name(seat)[:9]
-            canvas.text((2, yy), f"{name:<9} {crossed}", SMALL)
-            canvas.text_right(WIDTH - 2, yy, str(points), SMALL)
+            name = short_name(self.table.name(seat), 9)
+            score = str(points)
+            right = WIDTH - 2 - canvas.text_width(score, SMALL) - 3
+            canvas.text((2, yy), f"{name:<9} {crossed}", SMALL, box=(2, yy, right, yy + 7))
+            canvas.text_right(WIDTH - 2, yy, score, SMALL)
             if top + row == self.index and len(self.seats) > 1:
                 canvas.invert((0, yy - 1, WIDTH - 1, yy + 7))
 
@@ -818,12 +824,13 @@ class EndScreen(_InGame):
                 verdict = "Geschafft!" if self.table.solo_beaten else "Nicht geschafft."
                 canvas.text((x, y + 19), verdict, SMALL)
             canvas.text((x, y + 27), f"Bestenliste +{self.table.points(state)[0]}", TINY)
-            canvas.text((x, y + 34), state.sheets[0].template.name[:17], TINY)
+            template = state.sheets[0].template.name
+            canvas.text((x, y + 34), short_name(template, (WIDTH - x) // 4), TINY)
             return
         lines = self.lines()[self.page * self.ROWS : (self.page + 1) * self.ROWS]
         for i, (place, name, score, points) in enumerate(lines):
             yy = y + i * 9
-            canvas.text((x, yy), f"{place}. {name[:7]}", SMALL)
+            canvas.text((x, yy), f"{place}. {short_name(name, 7)}", SMALL)
             canvas.text_right(WIDTH - 19, yy, str(score), SMALL)
             if points is not None:  # a human's Bestenliste points
                 canvas.text_right(WIDTH - 1, yy + 1, f"+{points}", TINY)

@@ -49,8 +49,8 @@ ENTRY = GameEntry(
         "Punkte gewinnen die Runde.",
         "Sieger schreiben -10, die anderen ihre Punkte (Bungee 10). Nach 6 Runden: die "
         "kleinste Summe gewinnt.",
-        "Gegen Computer: 1 Wahl, 2 Ablegen, 3 Bungee, 4 Nehmen. Am Tisch: 1 je 6, 2 Zug, "
-        "3 Bungee. 4 lang: Pause.",
+        "Tasten gegen Computer: 1 Wahl, 2 Ablegen, 3 Bungee, 4 Nehmen. Am Tisch: "
+        "1 je 6, 2 Zug, 3 Bungee. 4 lang: Pause, Hilfe.",
     ),
     secret="the hands and the face-down pile of the running round (digital play)",
     bestenliste=(

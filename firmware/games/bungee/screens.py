@@ -39,7 +39,7 @@ from spielleiter.games.bungee.rules import (
 from spielleiter.games.bungee.table import BungeeTable
 from spielleiter.games.catalog import Variant
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas, short_name
+from spielleiter.ui.canvas import WIDTH, Canvas, fit_line, short_name
 from spielleiter.ui.fonts import SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -302,18 +302,19 @@ class PlayScreen(GameScreen):
             return
         hand = self.hand()
         chosen = self.chosen()
+        taken = state.taken if state.phase == Phase.TAKEN and seat == table.to_move() else None
         picked = 0
         x = 1
         for face in hand:
             draw_card(canvas, x, 23, face, lucky)
+            if taken is not None and face == taken:  # the card just taken: a double frame
+                canvas.rect((x - 1, 22, x + 18, 42))
+                taken = None
             if chosen and face == chosen[0] and picked < chosen[1]:
                 canvas.line((x + 1, 43, x + 16, 43))
                 canvas.line((x + 1, 44, x + 16, 44))
                 picked += 1
             x += 20
-        if state.phase == Phase.TAKEN and state.taken and seat == table.to_move():
-            canvas.text_right(WIDTH - 1, 24, "neu:", TINY)
-            canvas.text_right(WIDTH - 1, 31, face_name(state.taken), SMALL)
         self.draw_status(canvas)
         if not table.hand_over(seat):  # after a hand-over the player knows whose turn it is
             self.draw_turn_banner(canvas)
@@ -324,11 +325,8 @@ class PlayScreen(GameScreen):
             canvas.rect((0, 22, WIDTH - 1, 54), fill=0)
             canvas.wrap((2, 24), self.flash, SMALL, WIDTH - 4)
             return
-        line = self.status_line()
-        if len(line) <= 25:
-            canvas.text((1, 47), line, SMALL)
-        else:
-            canvas.text((1, 48), line[:32], TINY)
+        line, size = fit_line(self.status_line(), WIDTH - 1, [s.name for s in self.table.seats])
+        canvas.text((1, 47 if size == SMALL else 48), line, size, box=(0, 46, WIDTH - 1, 54))
 
     def draw_others(self, canvas: Canvas, seat: int | None = None) -> None:
         """The seats at the top: everyone but the seat whose hand shows below (all of
@@ -343,7 +341,8 @@ class PlayScreen(GameScreen):
         for i, seat in enumerate(others):
             x = i * width
             chars = max(1, (width - 2) // 4)
-            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY)
+            column = (x, 0, x + width - 1, 13)
+            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY, box=column)
             if seat == to_move:
                 canvas.invert((x, 0, x + width - 2, 6))
             parts = [] if table.tisch else [f"{sum(state.hands[seat])}K"]
@@ -353,7 +352,7 @@ class PlayScreen(GameScreen):
                 parts.append("letzt")
             if not parts:
                 parts.append(f"{state.totals[seat]}P")
-            canvas.text((x + 1, 7), " ".join(parts), TINY)
+            canvas.text((x + 1, 7), " ".join(parts), TINY, box=column)
 
     def draw_tisch(self, canvas: Canvas) -> None:
         table = self.table
@@ -361,31 +360,38 @@ class PlayScreen(GameScreen):
         seat = table.to_move()
         rnd = f"Runde {state.round_index + 1}/{table.rounds}"
         if state.phase == Phase.LUCKY:
-            canvas.text((1, 17), f"{table.name(seat)[:12]} gibt", SMALL)
-            canvas.text_right(WIDTH - 1, 17, rnd, TINY)
+            self.draw_who(canvas, seat, "gibt", rnd)
             canvas.text((1, 28), "Glückszahl eingeben:", SMALL)
             if self.lucky_group:
                 canvas.text((1, 38), f"{self.lucky_group} bis {self.lucky_group + 2}?", SMALL)
             return
         if seat < 0:
             return
-        canvas.text((1, 17), f"{table.name(seat)[:14]} ist dran", SMALL)
-        canvas.text_right(WIDTH - 1, 17, rnd, TINY)
+        self.draw_who(canvas, seat, "ist dran", rnd)
         canvas.text((1, 26), f"Glück {state.lucky}", TEXT)
         if state.calls:
-            owed = ", ".join(short_name(table.name(s), 6) for s in state.last_turns())
+            names = [table.name(s) for s in state.last_turns()]
+            owed, _ = fit_line(", ".join(names), WIDTH - 50, names, (TINY,))
             canvas.text((50, 26), "Letzte Züge:", TINY)
-            canvas.text((50, 33), owed[:19], TINY)
+            canvas.text((50, 33), owed, TINY, box=(50, 33, WIDTH - 1, 38))
         elif self.sixes:
             canvas.text((50, 28), f"{self.sixes}x 6: aussetzen", TINY)
         self.draw_status(canvas)
+
+    def draw_who(self, canvas: Canvas, seat: int, what: str, right: str) -> None:
+        """Real cards: "Anna ist dran" (or "gibt") with the round at the right, the name
+        shortened where both do not fit."""
+        canvas.text_right(WIDTH - 1, 18, right, TINY)
+        room = (WIDTH - 4 - canvas.text_width(right, TINY)) // 5 - len(what) - 1
+        name = short_name(self.table.name(seat), max(3, room))
+        canvas.text((1, 17), f"{name} {what}", SMALL, box=(0, 17, WIDTH - 1, 24))
 
     def status_line(self) -> str:
         table = self.table
         if table.news and (table.hold_until is not None or not table.human_to_move()):
             return table.news
         if table.thinking is not None:
-            return f"{table.name(table.thinking)[:12]} denkt ..."
+            return f"{table.name(table.thinking)} denkt ..."
         if self.flash:
             return self.flash
         state = table.state
@@ -393,8 +399,8 @@ class PlayScreen(GameScreen):
             return table.news or "6 je abgelegte 6, dann Zug"
         if self.shown_seat() is None and table.human_to_move():
             return table.news or f"Runde {state.round_index + 1}/{table.rounds}"
-        if state.phase == Phase.TAKEN:
-            return "Ablegen (nicht die neue)"
+        if state.phase == Phase.TAKEN and state.taken:
+            return f"Ablegen, nicht die neue {face_name(state.taken)}"
         if state.calls and table.to_move() in state.last_turns():
             return "Letzter Zug!"
         return table.news or "Du bist dran"
@@ -615,8 +621,7 @@ class HandsScreen(Screen):
         if self.seat in table.state.calls:
             canvas.text_right(WIDTH - 1, y + 19, "rief Bungee", TINY)
         if self.flash:
-            canvas.text((2, y + 30), self.flash[:25], TINY)
-            canvas.text((2, y + 36), self.flash[25:50], TINY)
+            canvas.wrap((2, y + 30), self.flash, TINY, WIDTH - 3)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -761,7 +766,7 @@ class SheetScreen(Screen):
             return
         for seat, name in enumerate(s.name for s in table.seats):
             cards = " ".join(card_label(f) for f in r.hands[seat])
-            canvas.text((1, y), f"{short_name(name, 6):<6} {cards}"[:25], SMALL)
+            canvas.text((1, y), f"{short_name(name, 6):<6} {cards}", SMALL, box=(1, y, 127, y + 7))
             y += 8
 
     def summary(self) -> dict[str, Any]:

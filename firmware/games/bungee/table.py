@@ -166,6 +166,8 @@ class BungeeTable(Table):
         if not self.state.game.rule("skip_discarder"):
             sixes = min(sixes, n - 1)
         out = [self.name((seat + k) % n) for k in range(1, sixes + 1)]
+        if len(out) > 2:  # the next ones round the table: a count says it in one line
+            return f"{len(out)} setzen aus"
         return f"{', '.join(out)} {'setzt' if len(out) == 1 else 'setzen'} aus"
 
     def proceed(self) -> None:

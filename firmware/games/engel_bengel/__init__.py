@@ -71,6 +71,9 @@ ENTRY = GameEntry(
         "Feld beendet den Durchgang.",
         "Am Ende gewinnen die meisten Chips. Wann es endet, zeigt Info. 4 lang: Pause, "
         "Info, Hilfe, Verlassen.",
+        "Tasten: 1 Würfel (der nächste Wert), 2 Reihe, 3 Legen oder Nochmal, 4 Stopp. "
+        "Echte Würfel: 1 für 1-3 oder 2 für 4-6, "
+        "dann die Zahl; 4 zurück.",
     ),
     secret="the order of the stack of faces below the faces that came up so far",
     bestenliste=(

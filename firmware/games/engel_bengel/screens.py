@@ -28,7 +28,7 @@ from spielleiter.games.catalog import Variant
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, Move, place_action
 from spielleiter.games.engel_bengel.table import EngelBengelTable
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas, short_name
+from spielleiter.ui.canvas import WIDTH, Canvas, fit_wrap, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -193,21 +193,32 @@ class BoardScreen(GameScreen):
 
     def choice(self) -> tuple[int, int]:
         """(die, row) chosen now (die 0: Nochmal is chosen). A new position starts at the
-        table's suggestion: its die and row, or Nochmal (a suggested stop keeps the first
-        fitting die chosen, Stopp is K4)."""
+        table's suggestion: its die and row, or Nochmal; never a black row that costs
+        where a placement costing nothing is open (a suggested stop keeps such a die
+        chosen, Stopp is K4)."""
         committed = self.table.session.committed
         if committed != self.at:
             self.at = committed
-            state = self.table.state
-            legal = [a for a in state.legal_actions() if a >= 2]
-            suggested = self.table.suggestion()
+            table = self.table
+            legal = [a for a in table.state.legal_actions() if a >= 2]
+            free = [a for a in legal if not table.black_cost(a)]
+            suggested = table.suggestion()
             if suggested == Move.STOPP and legal:
-                suggested = legal[0]
+                suggested = (free or legal)[0]
+            elif suggested >= 2 and table.black_cost(suggested) and free:
+                suggested = free[0]
             self.die, self.row = 0, 0
             if suggested >= 2:
                 self.row, pips = divmod(suggested - 2, 6)
                 self.die = pips + 1
         return self.die, self.row
+
+    def row_for(self, die: int) -> int | None:
+        """The row K1 chooses with a die: the first it fits that costs nothing, else the
+        first it fits (None: it fits none)."""
+        rows = self.table.fitting_rows(die)
+        free = [r for r in rows if not self.table.black_cost(place_action(r, die))]
+        return (free or rows or [None])[0]
 
     def cycle(self) -> list[int]:
         """What K1 steps through: the roll's values, then Nochmal (0) where it is allowed."""
@@ -234,9 +245,9 @@ class BoardScreen(GameScreen):
         if event.key == Key.K1:
             cycle = self.cycle()
             self.die = cycle[(cycle.index(die) + 1) % len(cycle)] if die in cycle else cycle[0]
-            rows = self.table.fitting_rows(self.die) if self.die else []
-            if rows:
-                self.row = rows[0]
+            row = self.row_for(self.die) if self.die else None
+            if row is not None:
+                self.row = row
         elif event.key == Key.K2 and die:
             self.row = (row + 1) % 6
         elif event.key == Key.K3:
@@ -305,16 +316,13 @@ class BoardScreen(GameScreen):
                     canvas.hatch((x + 2, y + 2, x + BOX_W - 4, y + ROW_H - 4))
                     continue
                 canvas.rect(box)
-                if face_row.kind == "pips":
-                    mark = str(face_row.pips[k])
-                elif face_row.kind == "star":
-                    mark = "*"
-                else:
-                    mark = "r" if k < 3 else "g"
-                canvas.text((x + 2, y + 1), mark, TINY)
+                canvas.text((x + 2, y + 1), box_mark(face_row, filled, k), TINY)
         self.draw_panel(canvas, die)
         self.draw_turn_banner(canvas)
-        canvas.softkeys([k.label if k else "" for k in self.softkeys()])
+
+    def legend(self) -> list[str]:
+        """The board's signs in words (as the printed sheet's legend says them)."""
+        return LEGEND
 
     def draw_panel(self, canvas: Canvas, die: int) -> None:
         table = self.table
@@ -341,28 +349,24 @@ class BoardScreen(GameScreen):
             cx = x + (s // per) * width
             cy = 17 + (s % per) * 6
             chars = (width - 13) // 4 if columns == 1 else 2
-            text = f"{short_name(table.name(s), chars):<{chars}}{state.chips[s]:>3}"
-            canvas.text((cx, cy), text, TINY)
+            chips = str(state.chips[s])
+            chars = max(1, (width - 1) // 4 - len(chips) - (1 if columns == 1 else 0))
+            text = f"{short_name(table.name(s), chars):<{chars}}{chips:>{width // 4 - chars}}"
+            canvas.text((cx, cy), text, TINY, box=(cx, cy, min(WIDTH - 1, cx + width - 1), cy + 5))
             if s == turn:
-                canvas.invert((cx, cy, cx + len(text) * 4 - 1, cy + 5))
+                canvas.invert((cx, cy, min(WIDTH - 1, cx + len(text) * 4 - 1), cy + 5))
         top = max(30, 17 + per * 6 + 1)
         room = (54 - top) // 6
-        words = self.status(room).split(" ")
-        lines = [""]
-        for word in words:
-            if lines[-1] and len(lines[-1]) + 1 + len(word) > 12:
-                lines.append(word)
-            else:
-                lines[-1] = f"{lines[-1]} {word}".strip()
-        for i, line in enumerate(lines[:room]):
-            canvas.text((x, top + 6 * i), line[:12], TINY)
+        names = [seat.name for seat in table.seats]
+        for i, line in enumerate(fit_wrap(self.status(room), WIDTH - x, room, names)):
+            canvas.text((x, top + 6 * i), line, TINY, box=(x, top, WIDTH - 1, 54))
 
     def status(self, room: int = 3) -> str:
         """The news, or the duty to place (with who begins, at the game's first turn), in
         words that wrap into `room` lines of 12 characters."""
         table = self.table
         if table.thinking is not None:
-            return f"{short_name(table.name(table.thinking), 6)} denkt"
+            return f"{table.name(table.thinking)} denkt"
         state = table.state
         if self.mine() and state.placed_now == 0:
             if state.durchgang == 0 and state.turn == state.starter and not any(state.board):
@@ -432,54 +436,64 @@ class BoardScreen(GameScreen):
 
 
 class DiceEntry(Screen):
-    """Real dice: the values rolled, die by die (K1 -, K2 +, K3 OK, K4 back)."""
+    """Real dice: the values rolled, die by die, each in two presses (as Bungee's lucky
+    number): K1 "1-3" or K2 "4-6", then the value on K1..K3; K4 goes back a step."""
 
     def __init__(self, screen: BoardScreen) -> None:
         self.screen = screen
         self.table = screen.table
         self.values: list[int] = []
-        self.value = 1
+        self.group = 0
+        """The first value of the group chosen by the first press (0: none yet)."""
+
+    @property
+    def value(self) -> str:
+        """The die being entered, as far as it is known: "1 bis 3" after the first press."""
+        return f"{self.group} bis {self.group + 2}" if self.group else "?"
 
     def softkeys(self) -> list[SoftKey | None]:
-        return [
-            SoftKey("-", "-h"),
-            SoftKey("+", "+l"),
-            SoftKey("OK", "\n"),
-            SoftKey("Zurück", "\x08"),
-        ]
+        back = SoftKey("Zurück", "\x08") if self.group or self.values else None
+        if self.group:
+            return [SoftKey(str(self.group + i), str(self.group + i)) for i in range(3)] + [back]
+        return [SoftKey("1-3", "a"), SoftKey("4-6", "b"), None, back]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
             return
-        wanted = self.table.roll_wanted()
-        if not wanted:
+        if not self.table.roll_wanted():
             self.app.pop()
             return
-        if event.key == Key.K1:
-            self.value = 6 if self.value == 1 else self.value - 1
-        elif event.key == Key.K2:
-            self.value = 1 if self.value == 6 else self.value + 1
-        elif event.key == Key.K3:
-            self.values.append(self.value)
-            self.value = 1
-            if len(self.values) == wanted:
-                values, self.values = self.values, []
-                self.table.enter_roll(values)
-                self.app.pop()
-        elif event.key == Key.K4 and self.values:
-            self.value = self.values.pop()
+        if event.key == Key.K4:
+            if self.group:
+                self.group = 0
+            elif self.values:
+                self.values.pop()
+        elif self.group:
+            value = self.group + event.key.value - 1
+            self.group = 0
+            self.take(value)
+        elif event.key in (Key.K1, Key.K2):
+            self.group = 1 if event.key == Key.K1 else 4
+
+    def take(self, value: int) -> None:
+        self.values.append(value)
+        if len(self.values) == self.table.roll_wanted():
+            values, self.values = self.values, []
+            self.table.enter_roll(values)
+            self.app.pop()
 
     def draw(self, canvas: Canvas) -> None:
         wanted = self.table.roll_wanted()
         name = self.table.name(self.table.state.turn) if self.table.state.turn >= 0 else ""
         y = canvas.title(f"{short_name(name, 12)} würfelt", f"{len(self.values) + 1}/{wanted}")
-        canvas.text((2, y), "Augen:", SMALL)
-        canvas.rect((40, y, 62, y + 22))
-        canvas.text((46, y + 1), str(self.value), LARGE)
-        canvas.text((70, y + 2), " ".join(map(str, self.values)) or "-", TEXT)
+        canvas.text((2, y), f"Würfel {len(self.values) + 1} von {wanted}: Augen?", SMALL)
+        canvas.text((2, y + 10), "Gewürfelt:", SMALL)
+        canvas.text((2, y + 20), " ".join(map(str, self.values)) or "-", LARGE)
+        if self.group:
+            canvas.text_right(WIDTH - 2, y + 20, f"{self.group}-{self.group + 2}?", TEXT)
 
     def summary(self) -> dict[str, Any]:
-        return {"screen": "engel-bengel.dice", "values": list(self.values), "value": self.value}
+        return {"screen": "engel-bengel.dice", "values": list(self.values), "group": self.group}
 
     def spoken(self) -> list[Line]:
         wanted = self.table.roll_wanted()
@@ -524,10 +538,13 @@ class SettlementScreen(Screen):
         size, step, cw = (SMALL, 9, 5) if n <= 4 else (TINY, 7 if n <= 6 else 6, 4)
         for s in range(n):
             moved = [p.moved for p in r.payments if p.seat == s]
+            chips = str(r.chips[s])
+            room = (WIDTH - 2 - len(chips) * cw - cw) // cw - 9  # after the name
             paid = " ".join(f"{m:+d}" for m in moved) or "-"
-            line = f"{short_name(table.name(s), 8):<8} {paid}"
-            canvas.text((1, y), line[: (WIDTH - 16) // cw], size)
-            canvas.text_right(WIDTH - 1, y, str(r.chips[s]), size)
+            if len(paid) > room:  # too many rows for the line: how many, and the sum
+                paid = f"{len(moved)} Reihen {sum(moved):+d}"
+            canvas.text((1, y), f"{short_name(table.name(s), 8):<8} {paid}", size)
+            canvas.text_right(WIDTH - 1, y, chips, size)
             y += step
         if n <= 5:
             canvas.text((1, y), f"Es beginnt {short_name(table.name(r.next_start), 12)}", TINY)

@@ -30,8 +30,8 @@ ENTRY = GameEntry(
         "5 Farben, darf er zum Ball.",
         "Ein Blatt: eine Ameise kommt, oder die Ameise am Stumpf klettert auf die "
         "Ranke. 7 Ameisen: verloren.",
-        "1 und 2 wählen, 3 Besuch, 4 Heim oder Drehen. Echte Magnete: 1 Tausch, "
-        "4 Weg. 4 lang: Pause.",
+        "Tasten: 1 Drehen; beim Flug 1 und 2 wählen, 3 Besuch, 4 Heim. Echte Magnete: "
+        "1 Tausch, 4 Weg. 4 lang: Pause, Tipps, Hilfe.",
     ),
     advice="tips (setting maskenball.tips): which beetle to visit, the win chance of each option",
     secret="the magnet groups (which beetles swap) in digital play",

@@ -4,7 +4,8 @@ One game screen changes its picture with what the game waits for:
 
 * a spin: the flower (each beetle's petal letter and its five dots as letters, "Flug"
   or "Ball" beside it), the ants on the stump and the vine, the last event;
-* the electronic arrow turning, then the result large ("Blütenblatt Rot" / "Blatt");
+* the electronic arrow turning, then the result large ("Blütenblatt Rot" / "zwischen
+  zwei Blütenblättern");
 * a flight: who flies, the beetles it may visit (struck through: forbidden), the tip;
 * physical play: after a visit the players say with the soft keys whether the two
   swapped or turned away; a report that contradicts earlier visits asks to confirm.
@@ -44,12 +45,12 @@ from spielleiter.games.maskenball.rules import (
     is_petal,
     petal_of,
 )
-from spielleiter.games.maskenball.spinner_setup import draw_dial, sector_short
+from spielleiter.games.maskenball.spinner_setup import LEAF, draw_dial, sector_short
 from spielleiter.games.maskenball.table import SEAT, MaskenballTable, visit_news
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, SpinnerService
 from spielleiter.ui import speech as said
-from spielleiter.ui.canvas import WIDTH, Canvas
+from spielleiter.ui.canvas import WIDTH, Canvas, fit_line
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -98,6 +99,9 @@ class MaskenballScreen(GameScreen):
         """Besuch was pressed on a beetle the rules forbid: its reason is highlighted."""
         self.over = False
         self.held: Outcome | None = None
+        self.spinning_seat: int | None = None
+        """Who pressed Drehen: the arrow turns for them (a leaf has already passed the
+        turn in the record when the arrow starts)."""
 
     @property
     def flash(self) -> str:
@@ -140,6 +144,7 @@ class MaskenballScreen(GameScreen):
         simulated sensor's arrow gets a push."""
         if self.service.mode == ELECTRONIC:
             self.service.cancel()
+            self.spinning_seat = self.state.seat()
             sector = self.table.spin()
             self.service.show_spin(sector)
             self.spin_taken(self.service.animation_s)
@@ -344,7 +349,7 @@ class MaskenballScreen(GameScreen):
         for b in range(BEETLES):
             draw_beetle(canvas, (b // 4) * 64 + 1, 10 + (b % 4) * 8, state, b)
         draw_ants(canvas, 42, state)
-        canvas.text((1, 49), self.flash[:32], TINY)
+        news(canvas, 49, self.flash)
         alert = self.service.fault() or self.alert
         if alert:
             draw_alert(canvas, alert)
@@ -352,7 +357,8 @@ class MaskenballScreen(GameScreen):
             self.draw_turn_banner(canvas)
 
     def draw_spinning(self, canvas: Canvas) -> None:
-        canvas.title(f"{self.turn_name()} dreht ...")
+        seat = self.spinning_seat if self.result_until is not None else None
+        canvas.title(f"{self.turn_name(seat)} dreht ...")
         arrow = self.service.arrow_deg(self.app.now())
         draw_dial(canvas, self.service.calibration, arrow, 64, 32, 21)
 
@@ -364,11 +370,14 @@ class MaskenballScreen(GameScreen):
         if sector is not None and is_petal(sector):
             canvas.text_center(11, "Blütenblatt", TEXT)
             canvas.text_center(22, COLOURS[petal_of(sector)], LARGE)
-            canvas.text_center(46, self.flash[:32], TINY)
+            text, size = fit_line(self.flash, WIDTH)
+            canvas.text_center(46, text, size)
         else:
-            canvas.text_center(11, "Blatt", LARGE)
-            canvas.text_center(33, self.flash[:25], SMALL)
-            draw_ants(canvas, 45, state)
+            canvas.text_center(9, LEAF, LARGE)
+            canvas.text_center(28, "zwei Blütenblättern", TEXT)
+            text, size = fit_line(self.flash, WIDTH)
+            canvas.text_center(39, text, size)
+            draw_ants(canvas, 47, state)
 
     def draw_flight(self, canvas: Canvas) -> None:
         """Who flies, the beetles to visit (or to choose), the selected one, tip, event."""
@@ -415,12 +424,13 @@ class MaskenballScreen(GameScreen):
             note = "Tipp wird berechnet ..."
         else:
             note = ""
+        box = (0, 39, WIDTH - 1, 45)
         if self.refused and note:
-            canvas.rect((0, 39, Canvas.text_width(note[:32], TINY) + 1, 45), fill=1)
-            canvas.text((1, 40), note[:32], TINY, fill=0)
+            canvas.rect((0, 39, min(WIDTH - 1, Canvas.text_width(note, TINY) + 1), 45), fill=1)
+            canvas.text((1, 40), note, TINY, fill=0, box=box)
         else:
-            canvas.text((1, 40), note[:32], TINY)
-        canvas.text((1, 47), self.flash[:32], TINY)
+            canvas.text((1, 40), note, TINY, box=box)
+        news(canvas, 47, self.flash)
 
     def draw_report(self, canvas: Canvas) -> None:
         state = self.state
@@ -431,7 +441,7 @@ class MaskenballScreen(GameScreen):
         canvas.text((1, 23), "Tausch: beide bleiben", TINY)
         canvas.text((1, 29), "        einander zugewandt", TINY)
         canvas.text((1, 37), "Weg: einer dreht sich weg", TINY)
-        canvas.text((1, 47), self.flash[:32], TINY)
+        news(canvas, 47, self.flash)
 
     def summary(self) -> dict[str, Any]:
         state = self.state
@@ -575,23 +585,30 @@ class WhichSectorScreen(Screen):
         self.outcome = outcome
         self._done = done
 
+    def choices(self) -> tuple[int, int]:
+        """The two sectors, the one between two petals first (its word fits K1 alone)."""
+        a, b = self.outcome.a, self.outcome.b
+        return (b, a) if is_petal(a) and not is_petal(b) else (a, b)
+
     def softkeys(self) -> list[SoftKey | None]:
-        a, b = sector_short(self.outcome.a), sector_short(self.outcome.b)
+        a, b = (sector_short(s) for s in self.choices())
         return [SoftKey(a, "a"), None, None, SoftKey(b, "b")]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
             return
+        a, b = self.choices()
         if event.key == Key.K1:
-            self._done(self.outcome.a)
+            self._done(a)
         elif event.key == Key.K4:
-            self._done(self.outcome.b)
+            self._done(b)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title("Pfeil auf der Grenze")
         canvas.wrap((1, 12), "Worauf zeigt der Pfeil?", TEXT, 126)
-        a, b = sector_short(self.outcome.a), sector_short(self.outcome.b)
-        canvas.text_center(36, f"{a} oder {b}", SMALL)
+        a, b = self.choices()
+        words = [f"auf {COLOURS[petal_of(s)]}" if is_petal(s) else LEAF for s in (a, b)]
+        canvas.wrap((1, 34), f"{words[0]} oder {words[1]}?", SMALL, 126)
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "maskenball.which", "sectors": [self.outcome.a, self.outcome.b]}

@@ -34,14 +34,21 @@ from spielleiter.ui.widgets import Item
 MODE_NAMES = {AUTO: "automatisch", SENSOR: "Sensor", ELECTRONIC: "elektronisch"}
 
 
+LEAF = "zwischen"
+"""What the players call the arrow between two petals (the rule text's "zwischen zwei
+Blütenblätter"; never "Blatt", which a child reads as a petal)."""
+
+
 def sector_name(sector: int) -> str:
-    """What the players call a sector: "Blütenblatt Rot" or "Blatt"."""
-    return f"Blütenblatt {COLOURS[petal_of(sector)]}" if is_petal(sector) else "Blatt"
+    """What the players call a sector: "Blütenblatt Rot" or "zwischen zwei Blütenblättern"."""
+    if is_petal(sector):
+        return f"Blütenblatt {COLOURS[petal_of(sector)]}"
+    return f"{LEAF} zwei Blütenblättern"
 
 
 def sector_short(sector: int) -> str:
-    """A sector's name on a soft key: the petal's colour, or "Blatt"."""
-    return COLOURS[petal_of(sector)] if is_petal(sector) else "Blatt"
+    """A sector's name on a soft key: the petal's colour, or "zwischen"."""
+    return COLOURS[petal_of(sector)] if is_petal(sector) else LEAF
 
 
 def draw_dial(

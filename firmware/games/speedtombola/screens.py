@@ -14,7 +14,7 @@ from typing import Any
 from spielleiter.games.speedtombola.rules import Decision, Move, RoundResult, garnituren
 from spielleiter.games.speedtombola.table import TIMEOUT_NEWS, SpeedtombolaTable
 from spielleiter.hal.keys import Key, KeyEvent
-from spielleiter.ui.canvas import WIDTH, Canvas, short_name
+from spielleiter.ui.canvas import WIDTH, Canvas, fit_line, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
@@ -159,11 +159,14 @@ class TableScreen(GameScreen):
         for i, seat in enumerate(others):
             x = i * width
             chars = max(1, (width - 1) // 4)
-            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY)
+            column = (x, 0, x + width - 1, 20)
+            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY, box=column)
             if seat == to_move:
                 canvas.invert((x, 0, x + width - 2, 6))
-            canvas.text((x + 1, 7), f"{state.groschen[seat]}G", TINY)
-            canvas.text((x + 1, 14), f"{table.round_points(seat)}P", TINY)
+            canvas.text((x + 1, 7), f"{state.groschen[seat]}G", TINY, box=column)
+            points = table.round_points(seat)
+            label = f"{points}P" if len(f"{points}P") <= chars else str(points)
+            canvas.text((x + 1, 14), label, TINY, box=column)
         canvas.line((0, 21, WIDTH - 1, 21))
         # the Gabentisch
         canvas.text((1, 23), "Trommel", TINY)
@@ -175,8 +178,6 @@ class TableScreen(GameScreen):
         canvas.line((0, 41, WIDTH - 1, 41))
         # your place
         you = self.you
-        line = f"{table.name(you)[:10]} {state.groschen[you]}G {table.round_points(you)}P"
-        canvas.text((1, 42), line, SMALL)
         corner = []
         rounds = table.rounds
         if rounds > 1:
@@ -184,8 +185,14 @@ class TableScreen(GameScreen):
         seconds = table.seconds_left()
         if seconds is not None:
             corner.append(f"{seconds}s")
-        canvas.text_right(WIDTH - 1, 42, " ".join(corner), SMALL)
-        canvas.text((1, 49), self.status_line(), SMALL)
+        right = " ".join(corner)
+        canvas.text_right(WIDTH - 1, 42, right, SMALL)
+        mine = f" {state.groschen[you]}G {table.round_points(you)}P"
+        room = (WIDTH - 2 - canvas.text_width(right + " " if right else "", SMALL)) // 5
+        name = short_name(table.name(you), max(3, room - len(mine)))
+        canvas.text((1, 42), name + mine, SMALL, box=(0, 42, WIDTH - 1, 48))
+        status, size = fit_line(self.status_line(), WIDTH - 1, [s.name for s in table.seats])
+        canvas.text((1, 49 if size == SMALL else 50), status, size, box=(0, 49, WIDTH - 1, 54))
         several = len(table.humans()) > 1
         if several and self.awaits_key():
             canvas.invert((0, 42, WIDTH - 1, 48))  # whose turn: the decider's line lit
@@ -328,22 +335,13 @@ class RatScreen(Screen):
         best = "Nehmen" if a.recommended == Move.NEHMEN else "Nein danke"
         canvas.text((2, y), f"Rat: {best}", TEXT)
         y += 11
-        match = self.table.rounds > 1
+        match = self.table.rounds > 1 and self.table.state.round_index > 0
         if not self.details:
             canvas.wrap((2, y), rat_reason(a, match), SMALL, 124)
             return
-        canvas.text((2, y), "Pkt ±SE    Runde" + (" Partie" if match else ""), TINY)
-        y += 7
-        for label, est in (("Nehmen", a.nehmen), ("Nein dk", a.nein_danke)):
-            if est is None:
-                canvas.text((2, y), f"{label}: muss nehmen", TINY)
-            else:
-                line = f"{label:<7}{est.points:5.1f}±{est.points_se:.1f}  {est.round_win:4.0%}"
-                if match:
-                    line += f" {est.match_win:4.0%}"
-                canvas.text((2, y), line, TINY)
-            y += 7
-        canvas.text((2, y + 1), f"{a.playouts} Trommeln je Option", TINY)
+        for line in rat_details(a, match):
+            canvas.text((2, y), line, TINY, box=(2, y, WIDTH - 1, y + 5))
+            y += 6
 
     def summary(self) -> dict[str, Any]:
         a = self.advice
@@ -468,8 +466,10 @@ class InfoScreen(Screen):
         if seat == n - 1:
             y = canvas.title(f"Verlauf Runde {state.round_index + 1}", f"{n}/{n}")
             moves = table.recent_moves(self.MOVES) or ["noch kein Zug"]
+            names = [s.name for s in table.seats]
             for line in moves:
-                canvas.text((2, y), line[:25], SMALL)
+                text, size = fit_line(line, WIDTH - 2, names)
+                canvas.text((2, y), text, size, box=(2, y, WIDTH - 1, y + 8))
                 y += 9
             return
         y = canvas.title(table.name(seat), f"{seat + 1}/{n}")
@@ -609,7 +609,10 @@ class TafelScreen(Screen):
             seat = self.page - self.summary_pages
             lots = list(r.lots[seat])
             counting = "+".join(str(run[0]) for run in garnituren(lots)) or "0"
-            canvas.text((2, y), f"{table.name(seat)[:14]}: {r.points[seat]} Punkte", SMALL)
+            line, size = fit_line(f"{table.name(seat)}: {r.points[seat]} Punkte", WIDTH - 2)
+            if size != SMALL:
+                line = f"{short_name(table.name(seat), 11)}: {r.points[seat]} Punkte"
+            canvas.text((2, y), line, SMALL, box=(2, y, WIDTH - 1, y + 7))
             calc = f"{counting} - {r.groschen[seat]} Groschen = {r.points[seat]}"
             y = canvas.wrap((2, y + 8), calc, TINY, 124)
             if lots:
