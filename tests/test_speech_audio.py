@@ -122,3 +122,22 @@ def test_the_speaker_plays_and_a_newer_text_cuts_the_one_playing_short() -> None
         assert not any(u.cut for u in queued)  # news waits its turn behind news
     finally:
         speaker.close()
+
+
+def test_a_player_that_fails_is_said_once_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    """A speaker whose player cannot play (no device) leaves the box silent, logged once."""
+    import logging
+
+    engine = find_engine()
+    assert engine is not None
+    speaker = Speaker(engine, [sys.executable, "-c", "import sys; sys.exit(1)"])
+    try:
+        with caplog.at_level(logging.WARNING, logger="spielleiter.speech"):
+            for text in ("Turm 5.", "Turm 6."):
+                utterance = speaker.say(text)
+                assert utterance.done.wait(20)
+                assert utterance.failed
+    finally:
+        speaker.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "spielleiter.speech"]
+    assert len(lines) == 1 and "exited with 1" in lines[0]

@@ -217,16 +217,16 @@ class Speaker:
             try:
                 self._play(utterance)
             except OSError as exc:
-                if not self._warned:
-                    self._warned = True
-                    log.warning("speech: %s cannot be played: %s", self.engine, exc)
-                self._end(utterance, failed=str(exc))
+                self._end(utterance, failed=f"{self.engine} cannot be played: {exc}")
             finally:
                 with self._lock:
                     self._current = None
                     self._processes = []
                 if not utterance.over:
                     self._end(utterance)
+                if utterance.failed and not self._warned:
+                    self._warned = True  # once: a box without its speaker goes on silent
+                    log.warning("speech: %s", utterance.failed)
 
     def _start(self, command: list[str]) -> subprocess.Popen[bytes]:
         process = subprocess.Popen(
