@@ -10,7 +10,8 @@ put them where German wants them. The German catalog is
 the source itself: no catalog.
 
 The catalog is read from the .po file when the tool starts, with the standard library
-only (the box never needs Babel, and an install needs no compile step): about 2 ms.
+only (the box never needs Babel, and an install needs no compile step): about 1 ms
+(docs/development.md has the measurements).
 
 Which language (`choose`): `--lang de|en` first; else the locale, the first of
 LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set (the order gettext reads them): an
