@@ -80,6 +80,14 @@ def parse_script(text: str) -> list[ScriptEntry]:
     return entries
 
 
+def _warm_ratings(store: Store) -> None:
+    """Off the loop, after the first frame: the ratings' cache file read (openskill stays
+    unloaded), so the first Bestenliste of a boot folds only what is new."""
+    from . import ratings
+
+    ratings.warm(store)
+
+
 def _hand_over(future: Future[Any], done: Callable[[Any], None]) -> None:
     done(future.result())
 
@@ -286,6 +294,7 @@ class Box:
 
         self.push(main_menu(self))
         self.offer_resume()
+        self.submit(partial(_warm_ratings, self.store), lambda _: None)
         for title, text, line in unreadable_settings_notice(self.store.unreadable_settings()):
             self.note(line)
             self.push(Message(title, text))

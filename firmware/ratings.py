@@ -460,6 +460,11 @@ class _Folded:
     key: Any = None
     records: list[_Entry] = field(default_factory=list)
     ratings: dict[Player, Rating] = field(default_factory=dict)
+    upto: tuple[float, int] | None = None
+    """(finish time, id) of the last record folded, in fold order."""
+    prefix: list[Any] | None = None
+    """The store's fingerprint of the records up to `upto` (Store.results_upto) when they
+    were folded: the same now, and only the records after it need reading."""
 
 
 class _StoreCache:
@@ -482,6 +487,15 @@ def _cache_of(store: Store) -> _StoreCache:
         if found is None:
             found = _CACHES[store] = _StoreCache()
         return found
+
+
+def warm(store: Store) -> None:
+    """Read the cache file beside the store now (the box does it off the loop after its
+    first frame), so the first Bestenliste of a boot folds only what is new."""
+    cache = _cache_of(store)
+    with cache.lock:
+        if cache.games is None:
+            cache.games, cache.players = _load(cache_path(store))
 
 
 def cache_path(store: Store) -> Path:
@@ -512,6 +526,9 @@ def folded(store: Store, game: str) -> Fold:
 def _refold(store: Store, game: str, found: _Folded) -> tuple[int, bool]:
     """Bring a game's fold up to the store's records: how many records it folded, and
     whether it folded from an earlier record again (one changed or went)."""
+    if found.upto is not None and found.prefix is not None:
+        if store.results_upto(game, found.upto) == found.prefix:
+            return _fold_on(store, game, found), False
     rows = store.results(game)
     digests = [_digest(tuple(row)) for row in rows]
     same = 0
@@ -521,23 +538,60 @@ def _refold(store: Store, game: str, found: _Folded) -> tuple[int, bool]:
         same += 1
     again = same < len(found.records)
     if not again and same == len(rows):
+        _mark(store, game, found, rows[-1] if rows else None)
         return 0, False
     kept = found.records[:same]
     ratings = replayed(e.steps for e in kept) if again else dict(found.ratings)
+    _fold_rows(store, game, kept, ratings, rows[same:], digests[same:])
+    found.records, found.ratings = kept, ratings
+    _mark(store, game, found, rows[-1] if rows else None)
+    return len(rows) - same, again
+
+
+def _fold_on(store: Store, game: str, found: _Folded) -> int:
+    """Fold the records that finished after the last one folded (the ones before it are
+    what they were): only those reach Python."""
+    assert found.upto is not None
+    rows = store.results(game, after=found.upto)
+    if rows:
+        _fold_rows(store, game, found.records, found.ratings, rows,
+                   [_digest(tuple(row)) for row in rows])  # fmt: skip
+        _mark(store, game, found, rows[-1])
+    return len(rows)
+
+
+def _fold_rows(
+    store: Store,
+    game: str,
+    kept: list[_Entry],
+    ratings: dict[Player, Rating],
+    rows: list[Any],
+    digests: list[str],
+) -> None:
     places_of = replay_places(store, game)
-    for row, digest in zip(rows[same:], digests[same:], strict=True):
+    for row, digest in zip(rows, digests, strict=True):
         match = match_of(game, row, places_of)
         steps = rate(ratings, match) if match else []
         kept.append(_Entry(row.id, digest, match, steps))
-    found.records, found.ratings = kept, ratings
-    return len(rows) - same, again
+
+
+def _mark(store: Store, game: str, found: _Folded, last: Any) -> None:
+    """Note where the fold stands and the store's fingerprint up to there."""
+    if last is None:
+        found.upto = found.prefix = None
+        return
+    found.upto = (float(last.finished), int(last.id))
+    found.prefix = store.results_upto(game, found.upto)
 
 
 def _load(path: Path) -> tuple[dict[str, _Folded], list[Player]]:
     """The cache file's folds and players (none when it is missing, of another model or
     unreadable)."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        check, _, text = path.read_text("utf-8").partition("\n")
+        if check != _check(text):
+            raise ValueError("its check does not fit its content (damaged or edited)")
+        data = json.loads(text)
     except FileNotFoundError:
         return {}, []
     except (OSError, ValueError) as exc:
@@ -563,11 +617,25 @@ def _load(path: Path) -> tuple[dict[str, _Folded], list[Player]]:
                 players[p]: Rating(players[p], float(mu), float(sigma), int(m), int(w))
                 for p, mu, sigma, m, w in saved["ratings"]
             }
-            games[str(game)] = _Folded(None, kept, ratings)
+            upto, prefix = saved.get("upto"), saved.get("prefix")
+            if upto is not None:
+                upto = (float(upto[0]), int(upto[1]))
+            if not isinstance(prefix, list):
+                upto = prefix = None
+            games[str(game)] = _Folded(None, kept, ratings, upto, prefix)
         return games, players
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
         log.info("ratings cache %s not used: %s", path, exc)
         return {}, []
+
+
+def _check(text: str) -> str:
+    """The cache file's own digest (its first line, of the JSON below it): a file damaged
+    or edited since the box wrote it is not used (what it says of the records before the
+    last one folded is taken only as the box wrote it)."""
+    import hashlib
+
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _save(store: Store, cache: _StoreCache) -> None:
@@ -590,6 +658,8 @@ def _save(store: Store, cache: _StoreCache) -> None:
             "ratings": [
                 [index(p), r.mu, r.sigma, r.matches, r.wins] for p, r in found.ratings.items()
             ],
+            "upto": found.upto,
+            "prefix": found.prefix,
         }
         for game, found in cache.games.items()
     }
@@ -602,7 +672,8 @@ def _save(store: Store, cache: _StoreCache) -> None:
     path = cache_path(store)
     partial = path.with_name(path.name + ".part")
     try:
-        partial.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
+        text = json.dumps(data, separators=(",", ":"))
+        partial.write_text(f"{_check(text)}\n{text}", "utf-8")
         os.replace(partial, path)
     except OSError as exc:
         log.info("ratings cache not written: %s", exc)

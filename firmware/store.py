@@ -319,6 +319,9 @@ class Standing:
     wins: int = 0
 
 
+RESULTS_GENERATION_KEY = "ratings.generation"
+"""A store value bumped by every change in place of finished records (Store.changed_results)."""
+
 CUTOFF_KEY = "bestenliste.cutoff."
 """The store value (scores table) of a game's rating cutoff: this prefix + the game's id."""
 
@@ -557,6 +560,8 @@ class Store:
         backup of what it had."""
         source = check_backup(data)
         try:
+            self.changed_results(source)
+            source.commit()
             pages = int(source.execute("PRAGMA page_size").fetchone()[0])
             live = int(self._query("PRAGMA page_size")[0][0])
             if pages != live:
@@ -929,6 +934,36 @@ class Store:
             self._note_unreadable(f"scores[{CUTOFF_KEY}{game}]", str(exc))
             return None
 
+    def results_upto(self, game: str, upto: tuple[float, int]) -> list[Any]:
+        """A cheap fingerprint of a game's finished records up to (finish time, id) in
+        finish order — how many, the highest id, their finish times and text lengths, the
+        cutoff, and the generation `changed_results` bumps — read by sqlite without a row
+        reaching Python: equal, and those records are the ones folded before (only a
+        change in place of the same length would not show, and those bump the generation)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*), MAX(id), TOTAL(updated),"
+                " TOTAL(LENGTH(seats) + LENGTH(meta) + LENGTH(params)) FROM records"
+                " WHERE game=? AND finished=1 AND (updated < ? OR (updated = ? AND id <= ?))",
+                (game, upto[0], upto[0], upto[1]),
+            ).fetchone()
+            extra = self._db.execute(
+                "SELECT key, value FROM scores WHERE key IN (?, ?) ORDER BY key",
+                (CUTOFF_KEY + game, RESULTS_GENERATION_KEY),
+            ).fetchall()
+        return [*row, *(v for _, v in extra)]
+
+    @staticmethod
+    def changed_results(db: sqlite3.Connection) -> None:
+        """Within a transaction that edits finished records in place (a name renamed in
+        their seats), or on a store a restore brings: a new generation, so the ratings
+        fold those records again (a random one: a restored store never has the one its
+        cache file saw)."""
+        db.execute(
+            "INSERT OR REPLACE INTO scores(key, value) VALUES (?, ?)",
+            (RESULTS_GENERATION_KEY, json.dumps(os.urandom(8).hex())),
+        )
+
     def results_key(self, game: str) -> tuple[Any, ...]:
         """A cheap fingerprint of what a game's ratings fold: it changes with every write
         through this store, a finished record more or less, a restore that brings other
@@ -939,21 +974,26 @@ class Store:
                 " WHERE game=? AND finished=1",
                 (game,),
             ).fetchone()
-            cutoff = self._db.execute(
-                "SELECT value FROM scores WHERE key=?", (CUTOFF_KEY + game,)
-            ).fetchone()
-            return (self._db.total_changes, *row, cutoff[0] if cutoff else None)
+            extra = self._db.execute(
+                "SELECT key, value FROM scores WHERE key IN (?, ?) ORDER BY key",
+                (CUTOFF_KEY + game, RESULTS_GENERATION_KEY),
+            ).fetchall()
+            return (self._db.total_changes, *row, *(v for _, v in extra))
 
-    def results(self, game: str) -> list[ResultRow]:
+    def results(self, game: str, after: tuple[float, int] | None = None) -> list[ResultRow]:
         """A game's finished records after its cutoff, in the order they finished (finish
         time, then id), as the ratings fold reads them: the seats, meta and parameters as
         stored text (`spielleiter.ratings` reads each seat's place, who left, the bot
-        version from them)."""
+        version from them). `after` (finish time, id): only those that finished later."""
         cutoff = self.rating_cutoff(game)
+        later, args = "", [game]
+        if after is not None:
+            later = " AND (updated > ? OR (updated = ? AND id > ?))"
+            args += [after[0], after[0], after[1]]
         rows = self._query(
             "SELECT id, started, updated, seats, meta, params FROM records"
-            " WHERE game=? AND finished=1 ORDER BY updated, id",
-            (game,),
+            f" WHERE game=? AND finished=1{later} ORDER BY updated, id",
+            tuple(args),
         )
         found = [ResultRow(*row) for row in rows]
         if cutoff is None:
@@ -1374,6 +1414,8 @@ def write_restored(path: Path, data: bytes) -> Path | None:
     is renamed in."""
     checked = check_backup(data)
     try:
+        Store.changed_results(checked)
+        checked.commit()
         data = checked.serialize()
     finally:
         checked.close()

@@ -418,6 +418,7 @@ def test_renaming_a_player_onto_another_name_merges_them_and_folds_again(store: 
     assert len(ratings.lines(store, "speedtombola")) == 4
     with store._tx() as db:
         db.execute("UPDATE records SET seats=replace(seats, '\"ANNA\"', '\"Anna\"')")
+        store.changed_results(db)  # what every change in place of finished records does
     merged = ratings.folded(store, "speedtombola").ratings
     assert set(merged) == {ANNA, BEN, Player(COMPUTER, "stark", 1)}
     assert (merged[ANNA].matches, merged[ANNA].wins) == (2, 2)
@@ -461,21 +462,22 @@ def test_only_new_records_are_folded_and_a_new_box_reads_the_cache_file(
         restarted.close()
 
 
-def test_a_cache_file_that_does_not_fit_the_records_is_folded_anew(
+def test_a_damaged_cache_file_is_not_used(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for at in (1.0, 2.0):
         finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [1, 2, 3], at=at)
     expected = numbers(store, "speedtombola")
     path = ratings.cache_path(store)
-    data = json.loads(path.read_text())
+    data = json.loads(path.read_text().partition("\n")[2])  # below its check line
     for record in data["games"]["speedtombola"]["records"]:
         for step in record[4]:
             step[1] += 5.0  # a wrong mu
         record[2] = "0" * 24  # ... for a record that is not the one stored
     for rating in data["games"]["speedtombola"]["ratings"]:
         rating[1] += 5.0
-    for broken in (json.dumps(data), "{not json", json.dumps({"format": 99})):
+    edited = json.dumps(data, separators=(",", ":"))  # its check line no longer fits
+    for broken in (f"{'0' * 32}\n{edited}", "{not json", json.dumps({"format": 99})):
         path.write_text(broken)
         again = Store(store.path)
         try:
@@ -505,3 +507,93 @@ print("openskill" in sys.modules)
         )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_a_new_match_reads_only_the_records_after_the_last_one_folded(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The records folded before are vouched for by sqlite's fingerprint of them (count,
+    ids, finish times, lengths, cutoff, generation): only the new ones reach Python."""
+    for i in range(5):
+        finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [1, 2, 3], at=1.0 + i)
+    ratings.folded(store, "speedtombola")
+    asked: list[Any] = []
+    real = store.results
+
+    def results(game: str, after: Any = None) -> Any:
+        asked.append(after)
+        return real(game, after)
+
+    monkeypatch.setattr(store, "results", results)
+    finished_record(store, "speedtombola", ["Ben", "Anna", STARK], [1, 2, 3], at=9.0)
+    fold = ratings.folded(store, "speedtombola")
+    assert asked and all(a is not None for a in asked)  # never the whole list again
+    assert fold.ratings[BEN].wins == 1 and fold.ratings[ANNA].matches == 6
+    again = ratings.fold(ratings.match_of("speedtombola", r, lambda _: None)
+                         for r in real("speedtombola"))  # fmt: skip
+    assert again.ratings == fold.ratings  # the same as folding everything
+
+
+def test_a_deleted_or_changed_older_record_is_seen_and_folded_again(store: Store) -> None:
+    first = finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [1, 2, 3], at=1.0)
+    finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [2, 1, 3], at=2.0)
+    assert ratings.folded(store, "speedtombola").ratings[ANNA].wins == 1
+    with store._tx() as db:  # a change in place of the same length: it says so
+        db.execute("UPDATE records SET meta=replace(meta, '[1, 2, 3]', '[3, 2, 1]') WHERE id=?",
+                   (first,))  # fmt: skip
+        store.changed_results(db)
+    assert ratings.folded(store, "speedtombola").ratings[ANNA].wins == 0
+    with store._tx() as db:  # one of another length is seen without
+        db.execute("UPDATE records SET meta=replace(meta, '[3, 2, 1]', '[1,2,3]') WHERE id=?",
+                   (first,))  # fmt: skip
+    assert ratings.folded(store, "speedtombola").ratings[ANNA].wins == 1
+    store.delete_record(first)
+    assert ratings.folded(store, "speedtombola").ratings[ANNA].matches == 1
+
+
+def test_a_cache_file_of_other_records_is_folded_anew(store: Store, tmp_path: Path) -> None:
+    """A restored backup brings other records under the same cache file: the store's
+    fingerprint of them differs, so every record is compared by digest again."""
+    for at in (1.0, 2.0):
+        finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [1, 2, 3], at=at)
+    ratings.folded(store, "speedtombola")
+    other = Store(tmp_path / "other" / "s.sqlite3")
+    for at in (1.0, 2.0):
+        finished_record(other, "speedtombola", ["Anna", "Ben", STARK], [3, 2, 1], at=at)
+    expected = numbers(other, "speedtombola")
+    data = other.snapshot()
+    other.close()
+    store.restore(data)
+    assert numbers(store, "speedtombola") == expected
+    again = Store(store.path)  # and a box started again on the old cache file
+    try:
+        assert numbers(again, "speedtombola") == expected
+    finally:
+        again.close()
+
+
+def test_the_box_reads_the_cache_file_off_the_loop_at_start(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Box.show_start hands ratings.warm to its worker: the first Bestenliste of a boot
+    finds the cache file read, and openskill is not loaded by it."""
+    import random
+
+    from spielleiter.app import Box, VirtualClock
+    from spielleiter.hal.display import FrameSink
+
+    finished_record(store, "speedtombola", ["Anna", "Ben", STARK], [1, 2, 3], at=1.0)
+    ratings.folded(store, "speedtombola")
+    ratings._CACHES.clear()  # a box started again
+    loads: list[Path] = []
+    real = ratings._load
+    monkeypatch.setattr(ratings, "_load", lambda path: loads.append(path) or real(path))
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+    try:
+        box.show_start()
+        box.settle()
+        assert loads == [ratings.cache_path(store)]
+        ratings.folded(store, "speedtombola")
+        assert len(loads) == 1
+    finally:
+        box.close()
