@@ -11,8 +11,8 @@ import random
 import numpy as np
 import pytest
 from spielleiter.games.base import sample_chance
-from spielleiter.games.engel_bengel import arena, bots
-from spielleiter.games.engel_bengel.policy import policy_move
+from spielleiter.games.engel_bengel import arena, bots, opponents
+from spielleiter.games.engel_bengel.policy import STYLE, Style, policy_move
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, EngelBengelState, roll_code
 from spielleiter.games.engel_bengel.sim import Batch, simulate
 
@@ -33,7 +33,12 @@ def random_position(seed: int) -> EngelBengelState | None:
 
 
 def engine_playout(
-    state: EngelBengelState, dice: np.ndarray, keep: np.ndarray, horizon: int
+    state: EngelBengelState,
+    dice: np.ndarray,
+    keep: np.ndarray,
+    horizon: int,
+    styles: tuple[Style, ...] = (STYLE,),
+    style: np.ndarray | None = None,
 ) -> EngelBengelState:
     """The rule engine on the rollout policy, rolling dice[t, :cup] for its t-th roll, until
     the Durchgang ends or `horizon` further turns have begun (as the simulator stops)."""
@@ -46,7 +51,7 @@ def engine_playout(
         else:
             state.apply_action(
                 policy_move(state.face, state.board, state.roll, state.placed_now, state.rolls,
-                            int(keep[seat]))
+                            int(keep[seat]), styles[0 if style is None else int(style[seat])])
             )  # fmt: skip
         if state.turn != seat and state.durchgang == durchgang:
             turns += 1
@@ -74,6 +79,38 @@ def test_the_simulator_agrees_exactly_with_the_rules_on_the_same_dice(horizon: i
             assert list(batch.dice[0]) == end.dice, seed
         checked += 1
     assert checked >= 20
+
+
+STYLES = (STYLE, Style(setup=10, progress=0, trap=3), Style(setup=2, progress=2, die=5))
+
+
+def test_the_simulator_agrees_with_the_rules_when_each_seat_plays_its_own_style() -> None:
+    checked = 0
+    for seed in range(40):
+        start = random_position(seed)
+        if start is None:
+            continue
+        gen = np.random.default_rng(seed + 100)
+        dice = gen.integers(1, 7, size=(1, 300, 5))
+        keep = gen.integers(1, 6, size=(1, start.players))
+        style = gen.integers(0, len(STYLES), size=(1, start.players))
+        batch = simulate(start.face, Batch.of([start]), dice, keep, 1_000, STYLES, style)
+        end = engine_playout(start.clone(), dice[0], keep[0], 1_000, STYLES, style[0])
+        assert list(batch.chips[0]) == end.chips, seed
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_style_changes_the_play() -> None:
+    """The careful style leaves no white row one box short where the careless one does."""
+    differ = 0
+    for seed in range(40):
+        start = random_position(seed)
+        if start is None or start.is_chance_node():
+            continue
+        args = (start.face, start.board, start.roll, start.placed_now, start.rolls)
+        differ += policy_move(*args, 3, STYLES[1]) != policy_move(*args, 3, STYLES[2])
+    assert differ >= 2
 
 
 def test_the_simulator_plays_many_rows_at_once_like_one_at_a_time() -> None:
@@ -111,11 +148,85 @@ def test_normal_never_stops_before_placing_and_takes_a_white_row_it_can_finish()
     assert move in state.legal_actions() and move >= 2
 
 
-def test_stark_rates_every_legal_move() -> None:
-    state = next(s for s in map(random_position, range(40)) if s and not s.is_chance_node())
-    view = state.view(state.current_player())
-    values = bots.stark_values(view, random.Random(2), playouts=8)
-    assert sorted(values) == state.legal_actions()
+def normal_view(face: dict, roll: list[int]) -> dict:
+    game = EngelBengelGame({"players": 3, "faces": [face], "shuffle": False, "start": "erster"})
+    state = game.new_initial_state()
+    state.apply_action(roll_code(roll))
+    return state.view(0)
+
+
+PROBE = {"name": "Probe", "rows": [
+    {"kind": "pips", "colour": "white", "value": 8, "pips": [5, 2]},
+    {"kind": "pips", "colour": "black", "value": 3, "pips": [1]},
+    {"kind": "pips", "colour": "white", "value": 1, "pips": [3, 3, 3, 3, 3, 3]},
+    {"kind": "pips", "colour": "white", "value": 1, "pips": [4, 4, 4, 4, 4, 4]},
+    {"kind": "pips", "colour": "white", "value": 6, "pips": [6, 6]},
+    {"kind": "star", "colour": "black", "value": 2, "boxes": 2},
+]}  # fmt: skip
+
+
+def test_normal_plans_a_roll_finishing_a_white_row_with_two_of_its_dice() -> None:
+    view = normal_view(PROBE, [2, 3, 4, 5, 1])
+    assert bots.normal_move(view) == 2 + 6 * 0 + 5 - 1  # the 5 first, for the 2 after it
+
+
+def test_normal_leaves_no_white_row_one_box_short_when_it_may_stop() -> None:
+    game = EngelBengelGame({"players": 3, "faces": [PROBE], "shuffle": False, "start": "erster"})
+    state = game.new_initial_state()
+    state.apply_action(roll_code([3, 6, 1, 1, 1]))
+    state.apply_action(2 + 6 * 2 + 3 - 1)  # a 3 in row 3: now it may stop
+    view = state.view(0)
+    assert 2 + 6 * 4 + 6 - 1 in view["legal"]  # the 6 would leave row 5 (white, 6) one short
+    assert bots.normal_move(view) in (0, 1)
+
+
+def stark_views(count: int) -> list[dict]:
+    return [
+        s.view(s.current_player())
+        for s in map(random_position, range(60))
+        if s and not s.is_chance_node() and len(s.legal_actions()) > 2
+    ][:count]
+
+
+def test_stark_meets_a_family_of_opponents_not_its_own_rollout_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a family of one (every opponent Normal's rollout player) Stark's values are
+    not those it finds against the family, on the same dice."""
+    differ = 0
+    for view in stark_views(6):
+        family = bots.stark_values(view, random.Random(5), playouts=16)
+        with monkeypatch.context() as m:
+            m.setattr(bots, "OPPONENT_FAMILY", ((opponents.SEARCH_KEEP, STYLE),))
+            alone = bots.stark_values(view, random.Random(5), playouts=16)
+        differ += family != pytest.approx(alone)
+    assert differ >= 3
+
+
+def test_stark_leaves_normals_move_only_for_a_clearly_better_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    views = stark_views(8)
+    monkeypatch.setattr(bots, "STARK_MARGIN", float("inf"))
+    assert [bots.stark_move(v, random.Random(1)) for v in views] == list(
+        map(bots.normal_move, views)
+    )
+    monkeypatch.setattr(bots, "STARK_MARGIN", 0.0)
+    for view in views:
+        edges = bots.stark_playouts(view, random.Random(1))
+        normal = bots.normal_move(view)
+        move = bots.stark_move(view, random.Random(1))
+        assert move == normal or edges[move].mean() > edges[normal].mean()
+
+
+def test_stark_plays_out_normals_best_moves_by_its_plan() -> None:
+    for view in stark_views(6):
+        values = bots.stark_values(view, random.Random(2), playouts=8)
+        plan = bots.normal_values(view)
+        assert set(values) <= set(view["legal"]) and bots.normal_move(view) in values
+        assert len(values) == min(bots.STARK_CANDIDATES, len(view["legal"]))
+        left_out = [plan[a] for a in plan if a not in values]
+        assert min(plan[a] for a in values) >= max(left_out, default=-1e9)
 
 
 def test_an_arena_game_is_the_same_for_the_same_deal_and_seed() -> None:

@@ -2,14 +2,23 @@
 
 - Leicht places a random fitting die when it must, adds a finished white row now and
   then, and rolls again or stops by a coin toss.
-- Normal plays the rollout policy (:func:`policy.policy_move`): each die is worth what it
-  does to a row (chips for the last box, a penalty for leaving a white row one box short
-  for the next player, a little for progress on a white row) minus what a die in hand is
-  worth; it places when it must or when that pays, and rolls again while three or more
-  dice are left.
-- Stark plays every legal move out many times with the numpy simulator (its own turn and
-  the next players' turns, all seats on the Normal policy, the same dice for every move),
-  and takes the move with the best mean of its chips minus the others' mean chips.
+- Normal plans each roll (:func:`normal_move`): every order of placing the roll's fitting
+  dice, each completed row counted, each die placed costing a little, and every row left
+  unfinished valued by who is likely to finish it: the next player with dice, by the
+  chance that its cup brings what the row still needs (a white row it finishes is lost to
+  me, a black row it is forced to finish is its loss). Wherever it may stop it weighs
+  Nochmal by one more roll, planned the same way and then stopped: every outcome of one
+  die, eight fixed rolls of more (the same every time, so Normal is deterministic).
+- Stark searches its own turn: Normal's best few moves by its plan (STARK_CANDIDATES),
+  each played out 48 times (the move, the rest of that roll as Normal plans it, then the
+  numpy simulator to the end of the round of the table; the same dice for every move),
+  scored by its chips minus the others' mean chips. It does not assume its opponents play
+  like it: in every playout each opponent plays a style drawn from a family
+  (:data:`OPPONENT_FAMILY`: from never rolling again to always rolling again, from
+  careless to careful about leaving rows one box short), so its value of a move is a mean
+  over the kinds of players it may meet, not a bet that they set up rows for it. It
+  plays Normal's move unless another is better by more than STARK_MARGIN standard errors
+  of the paired difference.
 
 The view is everything a player at the table sees: the top face, its boxes, the roll,
 every player's dice and chips. No bot ever sees the stack below the top face.
@@ -19,36 +28,214 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from spielleiter.games.engel_bengel.faces import Face, validate_face
-from spielleiter.games.engel_bengel.policy import KEEP, policy_move
+from spielleiter.games.engel_bengel.faces import Face, Row, fits, validate_face
+from spielleiter.games.engel_bengel.policy import KEEP, STYLE, Style
 from spielleiter.games.engel_bengel.rules import (
+    CUP,
+    MAX_ROLLS,
     EngelBengelGame,
     EngelBengelState,
     Move,
     decode_place,
+    place_action,
+    roll_dice,
+    roll_outcomes,
     row_delta,
 )
 
 LEVELS = ("leicht", "normal", "stark")
 NORMAL_KEEP = KEEP
-"""Normal rolls again while at least this many dice of its turn are left."""
+"""Stark's own rollouts roll again while at least this many dice of its turn are left."""
+NORMAL_DIE = 0.4
+"""What a die Normal keeps is worth to it, in chips."""
+NORMAL_LOOKAHEAD = 1
+"""Normal weighs Nochmal by every outcome of one more roll with this many dice or fewer,
+and by NORMAL_DRAWN fixed rolls with more."""
+NORMAL_DRAWN = 8
+OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
+    (keep, style)
+    for keep in (1, 2, 3, 4, 99)
+    for style in (STYLE, Style(setup=10, progress=0, trap=3), Style(setup=2, progress=2, die=5))
+)
+"""(roll-again threshold, style) of the players Stark's playouts draw each opponent from:
+reckless (1) to cautious (99, never again); Normal's rollout style, a careful one and a
+careless one."""
 STARK_PLAYOUTS = 48
 """Playouts per legal move for Stark (the same dice for every move)."""
 STARK_HORIZON = 0
 """Turns Stark looks ahead past its own (0: one round of the table)."""
+STARK_CANDIDATES = 4
+"""Stark plays out Normal's best few moves by its plan, not every legal move."""
+STARK_MARGIN = 1.0
+"""Stark leaves Normal's move only for one better by this many standard errors."""
 
 
 def face_of(view: Mapping[str, Any]) -> Face:
     return validate_face(view["face"])
 
 
-def normal_move(view: Mapping[str, Any], keep: int = NORMAL_KEEP) -> int:
-    """Normal's move: the rollout policy on the view."""
-    return policy_move(
-        face_of(view), view["board"], view["roll"], view["placed_now"], view["rolls"], keep
-    )
+def normal_move(view: Mapping[str, Any]) -> int:
+    """Normal's move: the best of every legal move by its plan of the roll (the first of
+    equals)."""
+    legal = [int(a) for a in view["legal"]]
+    if len(legal) == 1:
+        return legal[0]
+    values = normal_values(view)
+    return max(legal, key=lambda a: (values[a], -legal.index(a)))
+
+
+def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
+    """Each legal move's value by Normal's plan: the chips it brings this turn, less a
+    little per die placed, plus the rows it leaves as valued by who is likely to finish
+    them (against the others' mean)."""
+    plan = _plan(face_of(view), int(view["players"]), _next_cup(view))
+    board = tuple(tuple(b) for b in view["board"])
+    roll = tuple(sorted(view["roll"]))
+    values = {}
+    for action in (int(a) for a in view["legal"]):
+        if action == Move.STOPP:
+            values[action] = plan.leave(board)
+        elif action == Move.NOCHMAL:
+            values[action] = plan.again(board, len(roll))
+        else:
+            values[action] = plan.place(board, roll, action, int(view["rolls"]) < MAX_ROLLS)
+    return values
+
+
+@cache
+def _drawn(dice: int) -> tuple[tuple[int, ...], ...]:
+    """NORMAL_DRAWN rolls of `dice` dice, the same every time (Normal is deterministic)."""
+    rng = random.Random(f"normal-{dice}")
+    return tuple(tuple(sorted(rng.randint(1, 6) for _ in range(dice))) for _ in range(NORMAL_DRAWN))
+
+
+def _next_cup(view: Mapping[str, Any]) -> int:
+    """The next player's cup after this turn: who is likely to finish what it leaves."""
+    players, me = int(view["players"]), int(view["seat"])
+    dice = list(view["dice"])
+    dice[me] += len(view["roll"])
+    others = [dice[(me + k) % players] for k in range(1, players)]
+    return max(1, min(CUP, next((d for d in others if d), dice[me])))
+
+
+PLAN_MEMO = 200_000
+"""Values Normal keeps per face, player count and next cup (they depend on nothing else)."""
+
+
+@cache
+def _plans() -> dict[tuple[Any, ...], _Plan]:
+    return {}
+
+
+def _plan(face: Face, players: int, cup: int) -> _Plan:
+    """Normal's values for one face, player count and next cup, kept between decisions."""
+    plans = _plans()
+    key = (face, players, cup)
+    plan = plans.get(key)
+    if plan is None or len(plan.memo) > PLAN_MEMO:
+        if len(plans) > 16:
+            plans.clear()
+        plan = plans[key] = _Plan(face, players, cup)
+    return plan
+
+
+class _Plan:
+    """Normal's values (memoised: they depend only on the face, the players, the next cup
+    and the position of the roll). Wherever a plan may stop it may also roll once more,
+    weighed by the rolls of :meth:`again` (each planned, then stopped). The placements
+    of one roll end alike in any order, so a plan places them row by row."""
+
+    def __init__(self, face: Face, players: int, cup: int) -> None:
+        self.face, self.players, self.cup = face, players, cup
+        self.memo: dict[tuple[Any, ...], float] = {}
+        self.rows = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
+        """What each row is worth left with k boxes filled."""
+
+    def row_left(self, row: Row, filled: int) -> float:
+        if filled >= row.boxes:
+            return 0.0
+        chance = self.finish_chance(row, filled) * (1.0 if row.white else 0.5)
+        return -chance * row_delta(row) / (self.players - 1)
+
+    def finish_chance(self, row: Row, filled: int) -> float:
+        """The chance that the next player's cup brings what the row still needs."""
+        left = row.boxes - filled
+        hit = 1.0 - (5 / 6) ** self.cup
+        if left == 1:
+            return 1.0 if filled == 0 else hit  # a row of one box takes any die
+        if left == 2:
+            return hit * (1.0 - (5 / 6) ** max(0, self.cup - 1)) * 0.7
+        return 0.0
+
+    def leave(self, board: tuple[tuple[int, ...], ...]) -> float:
+        """The rows as this turn leaves them, against the others' mean."""
+        return sum(values[len(b)] for values, b in zip(self.rows, board, strict=True))
+
+    def place(
+        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int, more: bool
+    ) -> float:
+        """Place the die of `action`, then the best of the rest (`more`: Nochmal may follow)."""
+        r, v = decode_place(action)
+        row = self.face.rows[r]
+        new = board[:r] + ((*board[r], v),) + board[r + 1 :]
+        value = (row_delta(row) if len(new[r]) == row.boxes else 0) - NORMAL_DIE
+        rest = list(roll)
+        rest.remove(v)
+        full = all(len(new[i]) == w.boxes for i, w in enumerate(self.face.rows))
+        if full or not rest:
+            return value + self.leave(new)
+        return value + self.best(new, tuple(rest), False, more, r)
+
+    def best(
+        self,
+        board: tuple[tuple[int, ...], ...],
+        roll: tuple[int, ...],
+        must: bool,
+        more: bool,
+        low: int = 0,
+    ) -> float:
+        """The best from here: more dice (in rows from `low` on), or stop, or keep dice to
+        roll again; a roll that fits nowhere ends the turn."""
+        key = (board, roll, must, more, low)
+        if key in self.memo:
+            return self.memo[key]
+        options = [
+            self.place(board, roll, place_action(r, v), more)
+            for r, row in enumerate(self.face.rows)
+            if r >= low
+            for v in set(roll)
+            if fits(row, board[r], v)
+        ]
+        if must and not options:
+            value = self.leave(board)
+        else:
+            if not must:
+                options.append(self.leave(board))
+                if more:
+                    options.append(self.again(board, len(roll)))
+            value = max(options)
+        self.memo[key] = value
+        return value
+
+    def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
+        """Nochmal: the mean over every roll of `dice` dice (NORMAL_DRAWN fixed rolls of
+        more than NORMAL_LOOKAHEAD), each planned and then stopped."""
+        key = (board, dice)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = self._again(board, dice)
+        return self.memo[key]
+
+    def _again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
+        if dice > NORMAL_LOOKAHEAD:
+            return sum(self.best(board, roll, True, False) for roll in _drawn(dice)) / NORMAL_DRAWN
+        return sum(
+            p * self.best(board, tuple(roll_dice(code, dice)), True, False)
+            for code, p in roll_outcomes(dice)
+        )
 
 
 def leicht_move(view: Mapping[str, Any], rng: random.Random) -> int:
@@ -89,47 +276,95 @@ def position(view: Mapping[str, Any]) -> EngelBengelState:
     return state
 
 
-def stark_values(
+def _plan_on(state: EngelBengelState, seat: int) -> EngelBengelState:
+    """The rest of the roll as Normal plans it: more dice, then Stopp or Nochmal (the state
+    waits for the new roll then)."""
+    durchgang = state.durchgang
+    while (
+        not state.is_terminal() and state.durchgang == durchgang and state.current_player() == seat
+    ):
+        move = normal_move(state.view(seat))
+        state.apply_action(move)
+        if move == Move.NOCHMAL:
+            break
+    return state
+
+
+def _candidates(view: Mapping[str, Any]) -> list[int]:
+    """The legal moves Stark plays out: Normal's STARK_CANDIDATES best by its plan."""
+    values = normal_values(view)
+    legal = [int(a) for a in view["legal"]]
+    ranked = sorted(legal, key=lambda a: (-values[a], legal.index(a)))
+    return sorted(ranked[:STARK_CANDIDATES])
+
+
+def stark_playouts(
     view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
-) -> dict[int, float]:
-    """Each legal move's mean of (own chips - the others' mean chips) after the playouts."""
+) -> dict[int, Any]:
+    """Per candidate move (_candidates), (own chips - the others' mean chips) in each
+    playout: the move, the
+    rest of its roll as Normal plans it, then the simulator to the end of the round of the
+    table (Stark's later rolls on the rollout policy), each opponent playing a style drawn
+    from OPPONENT_FAMILY per playout. The same dice and draws for every move."""
     import numpy as np
     from spielleiter.games.engel_bengel.sim import Batch, simulate
 
     seat = int(view["seat"])
-    legal = [int(a) for a in view["legal"]]
+    legal = _candidates(view)
     base = position(view)
     states = []
     for action in legal:
         s = base.clone()
         s.apply_action(action)
+        if s.durchgang == base.durchgang and action != Move.NOCHMAL:
+            _plan_on(s, seat)
         if s.durchgang != base.durchgang:
             s.over = True
         states.append(s)
     n = int(view["players"])
     batch = Batch.of(states, repeat=playouts)
+    ended = np.repeat([s.turn != seat for s in states], playouts)
+    batch.turns[ended] = 1  # its own turn is over: the others' turns are left
     gen = np.random.default_rng(rng.getrandbits(64))
     dice = np.tile(gen.integers(1, 7, size=(playouts, 64, 5)), (len(legal), 1, 1))
-    keep = np.full((len(legal) * playouts, n), NORMAL_KEEP)
-    simulate(face_of(view), batch, dice, keep, horizon=n + STARK_HORIZON)
+    drawn = np.tile(gen.integers(0, len(OPPONENT_FAMILY), size=(playouts, n)), (len(legal), 1))
+    keeps = np.array([k for k, _ in OPPONENT_FAMILY])
+    keep, style = keeps[drawn], drawn + 1
+    keep[:, seat], style[:, seat] = NORMAL_KEEP, 0
+    styles = (STYLE, *(s for _, s in OPPONENT_FAMILY))
+    simulate(face_of(view), batch, dice, keep, n - 1 + STARK_HORIZON, styles, style)
     chips = batch.chips.astype(float)
     mine = chips[:, seat]
     others = (chips.sum(axis=1) - mine) / (n - 1)
-    score = (mine - others).reshape(len(legal), playouts).mean(axis=1)
-    return {a: float(v) for a, v in zip(legal, score, strict=True)}
+    edge = (mine - others).reshape(len(legal), playouts)
+    return {a: edge[i] for i, a in enumerate(legal)}
+
+
+def stark_values(
+    view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
+) -> dict[int, float]:
+    """Each candidate move's mean of (own chips - the others' mean chips) over the playouts."""
+    return {a: float(e.mean()) for a, e in stark_playouts(view, rng, playouts).items()}
 
 
 def stark_move(view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS) -> int:
-    """Stark's move: the best mean over the playouts (Normal's move on a tie)."""
+    """Stark's move: Normal's, unless the playouts find a move better by more than
+    STARK_MARGIN standard errors of the paired difference."""
     legal = list(view["legal"])
     if len(legal) == 1:
         return int(legal[0])
-    values = stark_values(view, rng, playouts)
-    best = max(values.values())
+    edges = stark_playouts(view, rng, playouts)
     normal = normal_move(view)
-    if values.get(normal, -1e9) >= best - 1e-9:
-        return normal
-    return max(values, key=lambda a: values[a])
+    best, best_z = normal, STARK_MARGIN
+    for action, edge in edges.items():
+        gain = edge - edges[normal]
+        spread = float(gain.std(ddof=1)) / len(gain) ** 0.5
+        if spread == 0.0:
+            continue
+        z = float(gain.mean()) / spread
+        if z > best_z:
+            best, best_z = action, z
+    return int(best)
 
 
 def choose(view: Mapping[str, Any], *, level: str, rng: random.Random) -> int:

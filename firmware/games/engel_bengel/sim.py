@@ -3,8 +3,9 @@
 Rows of the batch are independent positions on the same face; every array has the batch
 as its leading axis, finished rows are frozen by the `done` mask, and one numpy step moves
 every row on by one event (a roll, or one decision: place a die, roll again or stop). The
-seats play the rollout policy of :func:`policy.policy_move` (the same code path as the Normal
-computer), with a per-seat "roll again while at least `keep` dice are left" threshold.
+seats play the rollout policy of :func:`policy.policy_move`, with a per-seat "roll again
+while at least `keep` dice are left" threshold and, optionally, a per-seat
+:class:`policy.Style` (how it scores a die in a row) from a family of styles.
 
 Fed the same dice (`dice[b, t, :cup]` is the t-th roll of row b) the simulator agrees
 exactly with the rule engine playing :func:`policy.policy_move` (tested).
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from spielleiter.games.engel_bengel.faces import Face
-from spielleiter.games.engel_bengel.policy import NEVER, place_score
+from spielleiter.games.engel_bengel.policy import NEVER, STYLE, Style, place_score
 from spielleiter.games.engel_bengel.rules import CUP, MAX_ROLLS, EngelBengelState, row_delta
 
 ROLL, PLACE = 0, 1
@@ -36,16 +37,16 @@ class FaceArrays:
     """(6, 7): the printed pips of box k of row r (0 past the row's end)."""
     delta: np.ndarray
     score: np.ndarray
-    """(6, 7): place_score of row r with k boxes filled."""
+    """(P, 6, 7): place_score of row r with k boxes filled, for each of P styles."""
 
     @classmethod
-    def of(cls, face: Face) -> FaceArrays:
+    def of(cls, face: Face, styles: Sequence[Style] = (STYLE,)) -> FaceArrays:
         pips = np.zeros((6, 7), dtype=np.int64)
-        score = np.full((6, 7), NEVER, dtype=np.int64)
+        score = np.full((len(styles), 6, 7), NEVER, dtype=np.int64)
         for r, row in enumerate(face.rows):
             pips[r, : len(row.pips)] = row.pips
             for k in range(row.boxes):
-                score[r, k] = place_score(row, k)
+                score[:, r, k] = [place_score(row, k, style) for style in styles]
         return cls(
             kind=np.array([KINDS[row.kind] for row in face.rows]),
             boxes=np.array([row.boxes for row in face.rows]),
@@ -132,13 +133,16 @@ def simulate(
     dice: np.ndarray,
     keep: np.ndarray,
     horizon: int = 1_000,
+    styles: Sequence[Style] = (STYLE,),
+    style: np.ndarray | None = None,
 ) -> Batch:
     """Play each row on until its Durchgang ends or `horizon` further turns have begun.
 
     dice: (B, T, 5) pips 1-6; row b's t-th roll is dice[b, t, :cup]. keep: (B, n) each
-    seat's roll-again threshold per row. Returns the batch (changed in place).
+    seat's roll-again threshold per row; style: (B, n) each seat's index into `styles`
+    (None: every seat plays styles[0]). Returns the batch (changed in place).
     """
-    fa = FaceArrays.of(face)
+    fa = FaceArrays.of(face, styles)
     b = batch
     size = b.chips.shape[0]
     idx = np.arange(size)
@@ -172,8 +176,12 @@ def simulate(
         d_idx = idx[deciding]
         sub = _rows(b, d_idx)
         fit = fitting(fa, sub) & (sub.counts[:, None, :] > 0)
+        if style is None:
+            table = np.broadcast_to(fa.score[0], (len(d_idx), 6, 7))
+        else:
+            table = fa.score[style[d_idx, b.turn[d_idx]]]
         score = np.take_along_axis(
-            np.broadcast_to(fa.score, (len(d_idx), 6, 7)),
+            table,
             np.minimum(sub.filled, 6)[:, :, None],
             axis=2,
         )[:, :, 0]
