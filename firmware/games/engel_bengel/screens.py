@@ -501,7 +501,11 @@ class DiceEntry(Screen):
         name = self.table.name(turn) if turn >= 0 else ""
         lines = [
             focus(f"{name} würfelt. Würfel {len(self.values) + 1} von {wanted}"),
-            focus(f"Augen: {self.value}"),
+            focus(
+                f"Augen {self.group} bis {self.group + 2}: Taste 1, 2 oder 3"
+                if self.group
+                else "Augen 1 bis 3: Taste 1, 4 bis 6: Taste 2"
+            ),
         ]
         if self.values:
             lines.append(describe(f"Bisher: {listing([str(v) for v in self.values])}"))
