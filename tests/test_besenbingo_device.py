@@ -35,6 +35,7 @@ from spielleiter.store import Store
 from spielleiter.ui.canvas import WIDTH, Canvas
 from spielleiter.ui.fonts import SIZES
 from spielleiter.ui.menus import launch, main_menu, start_game
+from spielleiter.ui.tip import TipScreen
 from spielleiter.ui.widgets import ListMenu, Message
 
 ANNA = Seat("Anna")
@@ -181,8 +182,12 @@ def test_one_human_and_one_computer_play_to_the_end(tmp_path: Path) -> None:
     assert_golden(box.frame().image, "besenbingo_sheet")
     press(box, 3)
     assert_golden(box.frame().image, "besenbingo_sheet_bar")
-    press(box, 3)
-    press(box, 4)  # Streichen: the first allowed choice
+    press(box, 3)  # Tipp (one human against a computer)
+    assert isinstance(box.top, TipScreen) and box.top.tip is not None
+    assert_golden(box.frame().image, "besenbingo_tip")
+    press(box, 4)  # back to the grid
+    assert box.top is sheet and sheet.page == "feld"
+    press(box, 4)  # Streichen: the preselected choice
     results = box.top
     assert isinstance(results, ResultsScreen)
     line = results.summary()["lines"][0]
@@ -455,3 +460,82 @@ def test_nochmal_after_paper_play_turns_towers_again(tmp_path: Path) -> None:
     again = box.top
     assert isinstance(again, TowerScreen) and again.table.paper
     assert again.state.revealed == [] and not box.store.records()[0].finished
+
+
+# --- hints, preselection, quick play ------------------------------------------------
+
+
+def test_the_sheet_preselects_the_most_points_now(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK], seed=10)
+    for _ in range(7):
+        if box.table.over:
+            break
+        press(box, 4)  # Weiter (the results go on to the next tower)
+        sheet = box.top
+        if not isinstance(sheet, SheetScreen):
+            continue
+        choices = sheet.table.state.choices(0)
+        chosen = sheet.choice()
+        assert chosen is not None, "the preselection is a legal move"
+        assert chosen["gain"] == max(c["gain"] for c in choices)
+        if any(c["row"] != "minus" for c in choices):
+            assert chosen["row"] != "minus", "never a minus field where a witch lands"
+        press(box, 4)  # Streich
+
+
+def test_the_tipp_is_what_stark_crosses_and_machen_crosses_it(tmp_path: Path) -> None:
+    from spielleiter.games.besenbingo import bots
+
+    box = game_box(tmp_path, [ANNA, STARK], seed=10)
+    press(box, 4)  # the first tower
+    sheet = box.top
+    state = sheet.table.state
+    best = bots.Solver.of(sheet.template).best_move(state.revealed, 0, (0, 0, 0, 0, 0))
+    press(box, 3)
+    press(box, 3)  # Leiste, then Tipp
+    tip = box.top.tip
+    assert tip.action in best and "im Schnitt" in tip.why
+    before = len(state.sheets[0].moves)
+    press(box, 1)  # Machen
+    assert list(state.sheets[0].moves[before:]) == [tip.action]
+
+
+def test_no_tipp_with_two_humans_at_the_box(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, Seat("Ben"), STARK])
+    press(box, 4)
+    press(box, 4)  # Anna takes the box
+    sheet = box.top
+    assert isinstance(sheet, SheetScreen)
+    press(box, 3)
+    assert sheet.softkeys()[2].label == "Feld" and sheet.table.advice(random.Random(1)) is None
+
+
+def test_a_tower_takes_two_presses_streich_and_weiter(tmp_path: Path) -> None:
+    box = game_box(tmp_path, [ANNA, STARK], seed=10)
+    press(box, 4)  # the first tower
+    for tower in range(2, REVEALS + 1):
+        assert isinstance(box.top, SheetScreen)
+        press(box, 4)  # Streich
+        assert isinstance(box.top, ResultsScreen)
+        press(box, 4)  # Weiter: the next tower at once
+        assert len(box.table.state.revealed) == tower
+
+
+def test_zurueck_names_what_was_crossed(tmp_path: Path) -> None:
+    from spielleiter.games.besenbingo.table import bar_field_text
+    from spielleiter.ui.take_back import TakeBackScreen
+
+    box = game_box(tmp_path, [ANNA, STARK], seed=10)
+    box.store.set_settings({"undo.ms": 1500})
+    box.reload_settings()
+    press(box, 4)
+    sheet = box.top
+    chosen = sheet.choice()
+    box.dispatch(KeyEvent(Key.K4))  # Streich
+    box.step()
+    assert isinstance(box.top, TakeBackScreen)
+    row = chosen["row"]
+    field = bar_field_text(sheet.template, row, 0)
+    words = {"hexe": "Hexe", "copilot": "Copilot", "paar": "Paar", "kombi": "Kombi"}
+    assert box.table.news == f"Anna streicht {words.get(row, 'Minus')} {field}"
+    assert box.table.news in shown(box)

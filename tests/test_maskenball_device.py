@@ -513,8 +513,9 @@ def test_the_setup_menu_starts_physical_play_for_three(tmp_path: Path) -> None:
     box.push(main_menu(box))
     titles = [i.text() for i in box.top.items]
     press(box, *[K2] * titles.index("Maskenball der Käfer"), K3)
-    assert [i.text() for i in box.top.items] == ["Spieler: 2", "Magnete: Box", "Start"]
-    press(box, K3, K2, K3, K2, K3)  # Spieler 3, Magnete echt, Start
+    items = [i.text() for i in box.top.items]
+    assert items == ["Spieler: 2", "Magnete: Box", "Tipps: aus", "Start"]
+    press(box, K3, K2, K3, K2, K2, K3)  # Spieler 3, Magnete echt, Start
     screen = box.top
     assert isinstance(screen, MaskenballScreen)
     assert screen.session.record.params["players"] == 3
@@ -524,8 +525,9 @@ def test_the_setup_menu_starts_physical_play_for_three(tmp_path: Path) -> None:
 
 
 def test_the_box_plays_a_key_script_with_the_electronic_spinner(tmp_path: Path) -> None:
-    # Main menu: Speedtombola, Besenbingo, Maskenball; its rules: Spieler, Magnete, Start.
-    keys = "K2\nK2\nK3\nK2\nK2\nK3\nK1\nK1\nK1\n"
+    # Main menu: Speedtombola, Besenbingo, Maskenball; its rules: Spieler, Magnete, Tipps,
+    # Start.
+    keys = "K2\nK2\nK3\nK2\nK2\nK2\nK3\nK1\nK1\nK1\n"
     frames = run_box(tmp_path, keys, extra_args=["--spinner", "electronic"])
     store = Store.open(tmp_path / "data")
     record = store.record(store.records()[0].id)
@@ -535,7 +537,7 @@ def test_the_box_plays_a_key_script_with_the_electronic_spinner(tmp_path: Path) 
 
 
 def test_a_restarted_box_resumes_the_game_at_its_last_action(tmp_path: Path) -> None:
-    setup = "K2\nK2\nK3\nK2\nK2\nK3\n"  # Maskenball, Spieler 2, Magnete Box, Start
+    setup = "K2\nK2\nK3\nK2\nK2\nK2\nK3\n"  # Maskenball, Spieler 2, Magnete Box, Start
     run_box(tmp_path, setup + "K1\nK1\nK1\n")  # three spins (and what follows them)
     store = Store.open(tmp_path / "data")
     record_id = store.unfinished_record()

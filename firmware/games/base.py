@@ -41,6 +41,19 @@ GAME_OVER = "Das Spiel ist vorbei."
 """Why no action is legal once the game is over."""
 
 
+@dataclass(frozen=True)
+class Tip:
+    """A game's hint ("Tipp") for the human to move: what Stark would do and why, in
+    plain German. Advice only: computed on a seat's view, it never changes the deal."""
+
+    action: int
+    """The move the hint gives (what "Machen" plays)."""
+    what: str
+    """The move in words ("Walpurga mit Katze, Reihe Paar")."""
+    why: str
+    """Why, from the numbers behind it, in a sentence or two."""
+
+
 class ParameterError(ValueError):
     """Game parameters that the rules do not allow (e.g. too many seats)."""
 

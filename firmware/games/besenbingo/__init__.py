@@ -21,6 +21,7 @@ ENTRY = GameEntry(
     setup="screens:setup",
     options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
     boards="templates:validate_board:default_boards",
+    advice="Tipp (one human at the table): Stark's cross and the points it expects",
     board_twin="templates:twin_board",
     sheets=Sheets(
         "sheets:draw",
@@ -38,8 +39,8 @@ ENTRY = GameEntry(
         "immer. Jede Reihe von links.",
         "Passt nichts, streichst du das nächste Minusfeld. Nach 7 Türmen ist Schluss, "
         "der stille Turm kommt heraus.",
-        "Tasten auf dem Blatt: 1 nächste Hexe, 2 nächste Reihe, 3 Leiste/Feld, "
-        "4 Streichen. Sonst 4 Weiter. 4 lang: Pause, Hilfe.",
+        "Tasten: 1 Hexe, 2 Reihe, 3 Leiste, Tipp, Feld, 4 Streichen. Sonst 4 Weiter. "
+        "4 lang: Pause.",
     ),
     secret="the silent tower (stiller Turm) and the order of the tower cards not yet turned",
     bestenliste=(

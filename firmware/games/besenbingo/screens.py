@@ -22,12 +22,16 @@ from spielleiter.games.base import IllegalActionError, Seat
 from spielleiter.games.besenbingo import ENTRY, SOLO_ROUNDS
 from spielleiter.games.besenbingo.rules import MINUS, REVEALS, ROW_TITLES, decode, encode
 from spielleiter.games.besenbingo.table import (
+    COPILOT_CODES,
     GAME,
     PAPIER,
     BesenbingoTable,
+    bar_field_text,
     digital_durchgang,
+    field_code,
     is_solo,
     paper_durchgang,
+    witch_codes,
 )
 from spielleiter.games.besenbingo.templates import ROWS, SIZE, Template, WitchField
 from spielleiter.games.catalog import Variant
@@ -38,11 +42,11 @@ from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.speech import Line, count, describe, focus, listing, news, punkte
+from spielleiter.ui.tip import TipScreen
 from spielleiter.ui.widgets import Item, ListMenu, Message
 
 BAR_ROWS = (*ROWS, "minus")
 BAR_LABELS = {"hexe": "Hexe", "copilot": "Cop.", "paar": "Paar", "kombi": "Kom.", "minus": "Min."}
-COPILOT_CODES = {"Katze": "Ka", "Rabe": "Rb", "Ratte": "Rt"}
 ROUNDS_SETTING = ENTRY.setting("rounds")
 """Setting: the solo Durchgänge chosen last."""
 STATUS = {
@@ -63,30 +67,6 @@ STATUS_SAID = {
 
 
 # --- short names for the small panel ---------------------------------------------
-
-
-def witch_codes(template: Template) -> dict[str, str]:
-    """The shortest prefix that tells each of the template's witches apart ("W", "M")."""
-    names = [w.name for w in template.witches]
-    codes = {}
-    for name in names:
-        for n in range(1, len(name) + 1):
-            if not any(o != name and o[:n] == name[:n] for o in names):
-                codes[name] = name[:n]
-                break
-        else:
-            codes[name] = name
-    return codes
-
-
-def copilot_code(copilot: str) -> str:
-    return COPILOT_CODES.get(copilot, copilot[:2])
-
-
-def field_code(template: Template, witch: str | None, copilot: str | None) -> str:
-    """A witch field or bar field in two to four letters: "WKa", "M", "Rb"."""
-    codes = witch_codes(template)
-    return (codes.get(witch, "") if witch else "") + (copilot_code(copilot) if copilot else "")
 
 
 def move_text(template: Template, action: int) -> str:
@@ -308,10 +288,13 @@ class TowerScreen(GameScreen):
         canvas.text((2, top), status, size, box=(2, y + 35, WIDTH - 1, 54))
 
     def status_line(self) -> str:
-        thinking = self.table.thinking
+        table = self.table
+        if table.take_back_offer is not None and table.news:
+            return table.news  # what was just crossed, while Zurück may take it back
+        thinking = table.thinking
         if thinking is not None:
-            return f"{self.table.name(thinking)} streicht ..."
-        return STATUS[self.table.phase]
+            return f"{table.name(thinking)} streicht ..."
+        return STATUS[table.phase]
 
     def legend(self) -> list[str]:
         """The signs of the sheets in words: the witches' and copilots' letters of the
@@ -420,9 +403,10 @@ class SheetScreen(_InGame):
         self.cell: int | None = None
         self.row = "minus"
         choices = self.table.state.choices(seat)
-        if choices and not readonly:
-            self.cell = choices[0].get("cell")
-            self.row = choices[0]["row"]
+        if choices and not readonly:  # the most points now (never a minus field where a
+            best = max(choices, key=lambda c: c["gain"])  # witch lands): the first of them
+            self.cell = best.get("cell")
+            self.row = best["row"]
         if self.cell is None and self.candidates():
             self.cell = self.candidates()[0]
 
@@ -446,8 +430,16 @@ class SheetScreen(_InGame):
         return next((c for c in self.table.state.choices(self.seat) if c["action"] == action), None)
 
     # --- keys ---------------------------------------------------------------
+    def tip_offered(self) -> bool:
+        """The Leiste page's K3 turns to the Tipp (one human at the table, crossing now)."""
+        table = self.table
+        return not self.readonly and table.tip_allowed() and table.human_waiting() == self.seat
+
     def softkeys(self) -> list[SoftKey | None]:
-        page = SoftKey("Leiste", "b") if self.page == "feld" else SoftKey("Feld", "b")
+        if self.page == "feld":
+            page = SoftKey("Leiste", "b")
+        else:
+            page = SoftKey("Tipp", "bt") if self.tip_offered() else SoftKey("Feld", "b")
         if self.readonly:
             return [None, None, page, SoftKey("Zurück", "\x08\n")]
         return [SoftKey("Hexe", "h"), SoftKey("Reihe", "r"), page, SoftKey("Streich", "\n ")]
@@ -456,7 +448,10 @@ class SheetScreen(_InGame):
         if event.long:
             return
         if event.key == Key.K3:
+            tip = self.page == "leiste" and self.tip_offered()
             self.page = "leiste" if self.page == "feld" else "feld"
+            if tip:
+                self.app.push(TipScreen(self.table, self.cross_action))
         elif self.readonly:
             if event.key == Key.K4:
                 self.app.pop()
@@ -482,12 +477,17 @@ class SheetScreen(_InGame):
 
     def cross(self) -> None:
         """Cross the chosen move on the table, or show why the rules refuse it."""
+        self.cross_action(self.action())
+
+    def cross_action(self, action: int) -> None:
+        """Cross a move (the chosen one, or the Tipp's) and go back to the tower."""
         try:
-            self.table.command(self.seat, self.action())
+            self.table.command(self.seat, action)
         except IllegalActionError as refused:
             self.app.push(Message("Nicht erlaubt", str(refused)))
             return
-        self.app.pop()
+        if self.app.top is self:
+            self.app.pop()
 
     # --- drawing -------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
@@ -562,14 +562,10 @@ class SheetScreen(_InGame):
         """(text, value) of each field of a score-bar row."""
         t = self.template
         if row == "minus":
-            return [(str(v), v) for v in t.minus]
+            return [(bar_field_text(t, row, i), v) for i, v in enumerate(t.minus)]
         if row == "kombi":
-            first, second = t.kombi
-            return [
-                (field_code(t, first.witch, first.copilot), 0),
-                (field_code(t, second.witch, second.copilot) + str(second.value), second.value),
-            ]
-        return [(field_code(t, f.witch, f.copilot) + str(f.value), f.value) for f in t.row(row)]
+            return [(bar_field_text(t, row, 0), 0), (bar_field_text(t, row, 1), t.kombi_value)]
+        return [(bar_field_text(t, row, i), f.value) for i, f in enumerate(t.row(row))]
 
     def draw_bar(self, canvas: Canvas) -> None:
         """The score bar: a row per line, crossed fields inverted, the field the chosen
@@ -694,8 +690,10 @@ class ResultsScreen(_InGame):
             self.index = (self.index + 1) % n
         elif event.key == Key.K3:
             self.app.push(SheetScreen(self.game, self.seats[self.index], readonly=True))
-        elif event.key == Key.K4:
+        elif event.key == Key.K4:  # Weiter: on to the next tower at once (one press)
             self.app.pop()
+            if self.app.top is self.game:
+                self.game.weiter()
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title(f"Turm {self.table.state.current_tower}: Computer", "Punkte")

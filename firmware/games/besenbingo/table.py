@@ -26,12 +26,20 @@ Durchgänge, each a record of its own on the next template, against the previous
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State
-from spielleiter.games.besenbingo import bots
-from spielleiter.games.besenbingo.rules import BesenbingoState, solo_beaten
+from spielleiter.games.base import CHANCE, IllegalActionError, Seat, State, Tip
+from spielleiter.games.besenbingo import bots, tips
+from spielleiter.games.besenbingo.rules import (
+    MINUS,
+    ROW_TITLES,
+    ROWS,
+    BesenbingoState,
+    decode,
+    solo_beaten,
+)
 from spielleiter.games.besenbingo.templates import Template, default_boards, default_templates
 from spielleiter.games.table import Award, Host, Table
 from spielleiter.session import Session
@@ -50,6 +58,48 @@ PLACE_BONUS = {1: 30, 2: 15, 3: 5}
 
 NewRecord = tuple[dict[str, Any], list[Seat], dict[str, Any]]
 """(params, seats, meta) of a Durchgang to start."""
+COPILOT_CODES = {"Katze": "Ka", "Rabe": "Rb", "Ratte": "Rt"}
+
+
+# --- the sheet's short names (the panel's and the news's) --------------------------------
+
+
+def witch_codes(template: Template) -> dict[str, str]:
+    """The shortest prefix that tells each of the template's witches apart ("W", "M")."""
+    names = [w.name for w in template.witches]
+    codes = {}
+    for name in names:
+        for n in range(1, len(name) + 1):
+            if not any(o != name and o[:n] == name[:n] for o in names):
+                codes[name] = name[:n]
+                break
+        else:
+            codes[name] = name
+    return codes
+
+
+def copilot_code(copilot: str) -> str:
+    return COPILOT_CODES.get(copilot, copilot[:2])
+
+
+def field_code(template: Template, witch: str | None, copilot: str | None) -> str:
+    """A witch field or bar field in two to four letters: "WKa", "M", "Rb"."""
+    codes = witch_codes(template)
+    return (codes.get(witch, "") if witch else "") + (copilot_code(copilot) if copilot else "")
+
+
+def bar_field_text(template: Template, row: str, index: int) -> str:
+    """A score-bar field as the sheet writes it: who fits, then its value ("W1", "MRb2";
+    the kombi's first field without a value, a minus field its value)."""
+    if row == "minus":
+        return str(template.minus[index])
+    if row == "kombi":
+        field = template.kombi[index]
+        code = field_code(template, field.witch if index == 0 else None,
+                          field.copilot if index == 1 else None)  # fmt: skip
+        return code if index == 0 else f"{code}{template.kombi_value}"
+    field = template.row(row)[index]
+    return f"{field_code(template, field.witch, field.copilot)}{field.value}"
 
 
 # --- starting a Durchgang ---------------------------------------------------------------
@@ -182,6 +232,19 @@ class BesenbingoTable(Table):
     def busy(self) -> bool:
         return self.preparing or super().busy
 
+    def tip_allowed(self) -> bool:
+        """A Tipp may be asked now: one human at the table (against computers or alone, so
+        it helps nobody against another human), and it is that human's cross."""
+        return not self.paper and len(self.humans()) == 1 and self.human_waiting() is not None
+
+    def advice(self, rng: random.Random) -> Callable[[], Tip] | None:
+        """Tipp: Stark's cross on the human's view, as work for off the loop (exact: it
+        draws nothing, so it never touches the record)."""
+        seat = self.human_waiting()
+        if not self.tip_allowed() or seat is None:
+            return None
+        return partial(tips.tip, self.state.view(seat))
+
     # --- the loop's hooks ---------------------------------------------------------------
     def holding(self) -> bool:
         """Wait for the computers' tables, and for Weiter before each tower is turned."""
@@ -232,6 +295,20 @@ class BesenbingoTable(Table):
         """Computers cross in the background and their crosses are shown together after
         the tower (`results_pending`), so no single cross is held on the panel."""
         super().play(seat, action, by_computer=False)
+
+    def moved(self, seat: int, action: int, by_computer: bool) -> None:
+        """A human's cross in the news: the row and the field it crossed ("Ute streicht
+        Hexe W1"), what Zurück's moment names."""
+        if not (0 <= seat < len(self.seats) and self.seats[seat].is_human) or self.paper:
+            return
+        sheet = self.state.sheets[seat]
+        if action == MINUS:
+            crossed = f"Minus {bar_field_text(sheet.template, 'minus', sheet.progress[4] - 1)}"
+        else:
+            row = decode(action)[1]
+            index = sheet.progress[ROWS.index(row)] - 1
+            crossed = f"{ROW_TITLES[row]} {bar_field_text(sheet.template, row, index)}"
+        self.news = f"{self.name(seat)} streicht {crossed}"
 
     def proceed(self) -> None:
         """Weiter: turn the next tower; after the seventh, reveal the silent tower."""

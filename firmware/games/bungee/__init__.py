@@ -33,6 +33,7 @@ ENTRY = GameEntry(
         Variant("digital", "Gegen Computer", 2, 5, LEVELS),
     ),
     setup="screens:setup",
+    advice="Tipp (one human against computers): Stark's move and its score against the others",
     arena="arena:play",
     replay="replay:replay_text",
     house_rules=(HouseRule("rounds", "Runden", (6, 3, 1), "rounds"),),
@@ -49,8 +50,8 @@ ENTRY = GameEntry(
         "Punkte gewinnen die Runde.",
         "Sieger schreiben -10, die anderen ihre Punkte (Bungee 10). Nach 6 Runden: die "
         "kleinste Summe gewinnt.",
-        "Tasten gegen Computer: 1 Wahl, 2 Ablegen, 3 Bungee, 4 Nehmen. Am Tisch: "
-        "1 je 6, 2 Zug, 3 Bungee. 4 lang: Pause, Hilfe.",
+        "Tasten: 1 Wahl, 2 Ablegen, 3 Bungee oder Tipp, 4 Nehmen. Am Tisch: 1 je 6, "
+        "2 Zug, 3 Bungee. 4 lang: Pause.",
     ),
     secret="the hands and the face-down pile of the running round (digital play)",
     bestenliste=(

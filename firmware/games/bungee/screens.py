@@ -57,6 +57,8 @@ from spielleiter.ui.speech import (
     ordinal,
     punkte,
 )
+from spielleiter.ui.tip import TipScreen
+from spielleiter.ui.widgets import Item
 
 GAME = "bungee"
 TISCH = "tisch"
@@ -230,10 +232,14 @@ class PlayScreen(GameScreen):
             ]
         taken = state.phase == Phase.TAKEN
         legal = state.legal_actions()
+        if Move.CALL in legal:
+            third: SoftKey | None = SoftKey("Bungee", "b")
+        else:
+            third = SoftKey("Tipp", "t") if self.table.tip_allowed() else None
         return [
             SoftKey("Wahl", "w"),
             SoftKey("Ablegen", "a\n "),
-            SoftKey("Bungee", "b") if Move.CALL in legal else None,
+            third,
             SoftKey("Nehmen", "n") if Move.TAKE in legal and not taken else None,
         ]
 
@@ -257,9 +263,26 @@ class PlayScreen(GameScreen):
             if chosen is not None:
                 self.command(discard_action(*chosen))
         elif event.key == Key.K3:
-            self.command(Move.CALL)
+            if Move.CALL in state.legal_actions() or not self.table.tip_allowed():
+                self.command(Move.CALL)
+            else:
+                self.show_tip()
         elif event.key == Key.K4 and state.phase == Phase.TURN:
             self.command(Move.TAKE)
+
+    def show_tip(self) -> None:
+        """Tipp: what Stark would do now and why ("Machen" plays it)."""
+        if self.table.tip_allowed() and self.deciding():
+            self.app.push(TipScreen(self.table, self.command))
+
+    def game_items(self) -> list[Item]:
+        """Tipp in the pause menu too (K3 is Bungee while a call is allowed)."""
+        table = self.table
+        return [Item("Tipp", self.tip_from_menu)] if table.solo and not table.tisch else []
+
+    def tip_from_menu(self) -> None:
+        self.app.pop()  # the pause menu
+        self.show_tip()
 
     def tisch_key(self, key: Key) -> None:
         state = self.table.state

@@ -10,10 +10,12 @@ round the sheet is held until Weiter.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
-from spielleiter.games.base import IllegalActionError, State
-from spielleiter.games.bungee import bots
+from spielleiter.games.base import IllegalActionError, State, Tip
+from spielleiter.games.bungee import bots, tips
 from spielleiter.games.bungee.rules import (
     ZUG_BASE,
     BungeeState,
@@ -85,6 +87,29 @@ class BungeeTable(Table):
         """The seat may call Bungee now (digital: its hand is worth 5 or less)."""
         state = self.state
         return state.phase == Phase.TURN and int(Move.CALL) in state.legal_actions()
+
+    def tip_allowed(self) -> bool:
+        """A Tipp may be asked now: one human against computers, with the cards on the box
+        (never at a real-card table), and it is that human's decision."""
+        seat = self.to_move()
+        return (
+            not self.tisch
+            and self.solo
+            and self.human_to_move()
+            and self.waiting_for(seat)
+        )
+
+    @property
+    def solo(self) -> bool:
+        """One human against computers: only then a Tipp is offered (as Rat is)."""
+        return len(self.humans()) == 1 and len(self.seats) > 1
+
+    def advice(self, rng: random.Random) -> Callable[[], Tip] | None:
+        """Tipp: Stark's move on the human's view, as work for off the loop (drawing from
+        `rng`, the box's advice stream, never the record's)."""
+        if not self.tip_allowed():
+            return None
+        return partial(tips.tip, self.state.view(self.to_move()), rng)
 
     def hand_over(self, seat: int) -> bool:
         """A human's own cards show on the panel only after a hand-over: other humans

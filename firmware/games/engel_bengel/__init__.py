@@ -71,10 +71,12 @@ ENTRY = GameEntry(
         "Feld beendet den Durchgang.",
         "Am Ende gewinnen die meisten Chips. Wann es endet, zeigt Info. 4 lang: Pause, "
         "Info, Hilfe, Verlassen.",
-        "Tasten: 1 Würfel (der nächste Wert), 2 Reihe, 3 Legen oder Nochmal, 4 Stopp. "
-        "Echte Würfel: 1 für 1-3 oder 2 für 4-6, "
-        "dann die Zahl; 4 zurück.",
+        "Tasten: 1 Würfel, 2 Reihe, 3 Legen oder Nochmal, 4 Stopp (vor dem ersten "
+        "Würfel: Tipp). 4 lang: Pause.",
+        "Echte Würfel eingeben: 1 für 1 bis 3 oder 2 für 4 bis 6, dann die Zahl; "
+        "4 einen Schritt zurück.",
     ),
+    advice="Tipp (one human against computers): Stark's move and its chips against the others",
     secret="the order of the stack of faces below the faces that came up so far",
     bestenliste=(
         "per human and game: the final chips, and a win for the richest (tied winners "

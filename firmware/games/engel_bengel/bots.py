@@ -350,9 +350,17 @@ def stark_values(
 def stark_move(view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS) -> int:
     """Stark's move: Normal's, unless the playouts find a move better by more than
     STARK_MARGIN standard errors of the paired difference."""
+    return stark_choice(view, rng, playouts)[0]
+
+
+def stark_choice(
+    view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
+) -> tuple[int, dict[int, float]]:
+    """Stark's move and each candidate's mean of (own chips - the others' mean chips)
+    (empty when only one move is legal): what a Tipp says, from one set of playouts."""
     legal = list(view["legal"])
     if len(legal) == 1:
-        return int(legal[0])
+        return int(legal[0]), {}
     edges = stark_playouts(view, rng, playouts)
     normal = normal_move(view)
     best, best_z = normal, STARK_MARGIN
@@ -364,7 +372,7 @@ def stark_move(view: Mapping[str, Any], rng: random.Random, playouts: int = STAR
         z = float(gain.mean()) / spread
         if z > best_z:
             best, best_z = action, z
-    return int(best)
+    return int(best), {a: float(e.mean()) for a, e in edges.items()}
 
 
 def choose(view: Mapping[str, Any], *, level: str, rng: random.Random) -> int:

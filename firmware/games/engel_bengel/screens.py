@@ -35,6 +35,7 @@ from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.speech import Line, describe, focus, listing, news, punkte
+from spielleiter.ui.tip import TipScreen
 from spielleiter.ui.widgets import Confirm, Item, Message, Pages
 
 GAME = "engel-bengel"
@@ -165,8 +166,27 @@ class BoardScreen(GameScreen):
 
     # --- the pause menu ----------------------------------------------------------------
     def game_items(self) -> list[Item]:
-        """Info: how the game ends (the target and the cap), and the running Durchgang."""
-        return [Item("Info", lambda: self.app.push(Pages("Info", [self.info_text()])))]
+        """Info: how the game ends (the target and the cap), and the running Durchgang;
+        the Tipp where one human plays against computers."""
+        items = [Item("Info", lambda: self.app.push(Pages("Info", [self.info_text()])))]
+        table = self.table
+        if len(table.humans()) == 1 and len(table.seats) > 1:
+            items.append(Item("Tipp", self.tip_from_menu))
+        return items
+
+    def tip_offered(self) -> bool:
+        """K4 is Tipp while Stopp is not allowed yet (no die of this roll placed)."""
+        state = self.table.state
+        return self.table.tip_allowed() and Move.STOPP not in state.legal_actions()
+
+    def show_tip(self) -> None:
+        """Tipp: what Stark would do now and why ("Machen" plays it, as Legen would)."""
+        if self.table.tip_allowed():
+            self.app.push(TipScreen(self.table, self.place))
+
+    def tip_from_menu(self) -> None:
+        self.app.pop()  # the pause menu
+        self.show_tip()
 
     def info_text(self) -> str:
         state = self.table.state
@@ -235,7 +255,7 @@ class BoardScreen(GameScreen):
             SoftKey("Würfel", "w"),
             SoftKey("Reihe", "r") if die else None,
             SoftKey("Legen", "l\n") if die else SoftKey("Nochmal", "n\n"),
-            SoftKey("Stopp", "s"),
+            SoftKey("Tipp", "t") if self.tip_offered() else SoftKey("Stopp", "s"),
         ]
 
     def on_key(self, event: KeyEvent) -> None:
@@ -253,7 +273,10 @@ class BoardScreen(GameScreen):
         elif event.key == Key.K3:
             self.place(place_action(row, die) if die else Move.NOCHMAL)
         elif event.key == Key.K4:
-            self.stop()
+            if self.tip_offered():
+                self.show_tip()
+            else:
+                self.stop()
 
     def place(self, action: int) -> None:
         """Legen: refused with the reason, or warned about first when a black row costs."""

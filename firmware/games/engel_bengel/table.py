@@ -10,11 +10,12 @@ Durchgang until its settlement was read, and the Bestenliste (final chips and wi
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, cast
 
-from spielleiter.games.base import CHANCE, IllegalActionError, State
-from spielleiter.games.engel_bengel import bots
+from spielleiter.games.base import CHANCE, IllegalActionError, State, Tip
+from spielleiter.games.engel_bengel import bots, tips
 from spielleiter.games.engel_bengel.faces import fits, row_need
 from spielleiter.games.engel_bengel.policy import policy_move
 from spielleiter.games.engel_bengel.rules import (
@@ -77,6 +78,20 @@ class EngelBengelTable(Table):
         advances a row best (Normal's choice), or rolling again, or stopping."""
         state = self.state
         return policy_move(state.face, state.board, state.roll, state.placed_now, state.rolls)
+
+    def tip_allowed(self) -> bool:
+        """A Tipp may be asked now: one human against computers (as Rat is), and it is that
+        human's decision."""
+        seat = self.to_move()
+        solo = len(self.humans()) == 1 and len(self.seats) > 1
+        return solo and self.human_to_move() and self.waiting_for(seat)
+
+    def advice(self, rng: random.Random) -> Callable[[], Tip] | None:
+        """Tipp: Stark's move on the human's view, as work for off the loop (its playouts
+        draw from `rng`, the box's advice stream, never the record's dice)."""
+        if not self.tip_allowed():
+            return None
+        return partial(tips.tip, self.state.view(self.to_move()), rng)
 
     def why_not(self, seat: int, action: int) -> str:
         """Why a human's choice is refused, in the players' words."""

@@ -17,6 +17,7 @@ ENTRY = GameEntry(
     house_rules=(
         HouseRule("players", "Spieler", PLAYER_CHOICES, "players"),
         HouseRule("mode", "Magnete", MODES, "mode", ("Box", "echt")),
+        HouseRule("tips", "Tipps", (False, True), "tips"),
     ),
     options=(
         Option("tips", False, "show tips (which beetle, win chance)"),
@@ -31,7 +32,7 @@ ENTRY = GameEntry(
         "Ein Blatt: eine Ameise kommt, oder die Ameise am Stumpf klettert auf die "
         "Ranke. 7 Ameisen: verloren.",
         "Tasten: 1 Drehen; beim Flug 1 und 2 wählen, 3 Besuch, 4 Heim. Echte Magnete: "
-        "1 Tausch, 4 Weg. 4 lang: Pause, Tipps, Hilfe.",
+        "1 Tausch, 4 Weg. 4 lang: Pause.",
     ),
     advice="tips (setting maskenball.tips): which beetle to visit, the win chance of each option",
     secret="the magnet groups (which beetles swap) in digital play",

@@ -67,9 +67,11 @@ DECISIONS = (PENDING_VISIT, PENDING_VISIT_OR_HOME, PENDING_CHOOSE)
 
 def setup(app: App, params: dict[str, Any], seats: list[Seat], variant: Variant | None) -> None:
     """A new game takes its sector probabilities from the spinner's calibration, so its
-    record tells how the spinner was."""
+    record tells how the spinner was. "Tipps" at the setup is the setting maskenball.tips
+    (stored by the setup), not a rule of the game: it stays out of the record."""
     from spielleiter.ui.menus import launch
 
+    params.pop("tips", None)
     probabilities = SpinnerService.of(app, SECTORS).sector_probabilities()
     launch(app, ENTRY.id, {**params, "sector_probabilities": probabilities}, seats)
 
@@ -99,6 +101,8 @@ class MaskenballScreen(GameScreen):
         """Besuch was pressed on a beetle the rules forbid: its reason is highlighted."""
         self.over = False
         self.held: Outcome | None = None
+        self.cursor_at = -1
+        """The decision (actions committed) the cursor was preselected for."""
         self.spinning_seat: int | None = None
         """Who pressed Drehen: the arrow turns for them (a leaf has already passed the
         turn in the record when the arrow starts)."""
@@ -127,9 +131,12 @@ class MaskenballScreen(GameScreen):
             if not self.service.waiting:
                 self.service.wait(self.spun)
         elif pending in DECISIONS:
-            if self.cursor not in self.table.allowed():
-                allowed = self.table.allowed()
-                self.cursor = allowed[0] if allowed else self.table.candidates()[0]
+            at = self.session.committed
+            if self.cursor_at != at and not self.cursor_moved:  # a new decision
+                self.cursor_at = at
+                self.cursor = self.table.preselect()
+            elif self.cursor not in self.table.candidates():
+                self.cursor = self.table.preselect()
             self.ask_tips()
 
     def finish(self) -> None:

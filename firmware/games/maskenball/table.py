@@ -49,6 +49,7 @@ from spielleiter.games.maskenball.rules import (
     MaskenballState,
     is_petal,
     petal_of,
+    same_group,
 )
 from spielleiter.games.table import Award, Host, Table
 from spielleiter.session import Session
@@ -156,6 +157,32 @@ class MaskenballTable(Table):
         if state.pending() == PENDING_CHOOSE:
             return state.beetles_on_flower()
         return state.visit_targets()
+
+    def swap_chance(self, flyer: int, beetle: int) -> float:
+        """The share of the groupings the visits so far leave likely in which `flyer` and
+        `beetle` swap (0: they are known to turn away; what the players could know)."""
+        likely = self.state.likely_groupings()
+        return sum(1 for g in likely if not same_group(g, flyer, beetle)) / len(likely)
+
+    def preselect(self) -> int:
+        """The beetle a decision starts on: the allowed visit most likely to swap (never
+        one known to turn away while another may swap); on an empty petal the flyer with
+        the best such visit; the first of equals."""
+        state = self.state
+        allowed = self.allowed()
+        if not allowed:
+            return self.candidates()[0]
+        if state.pending() == PENDING_CHOOSE:
+            def best_visit(flyer: int) -> float:
+                others = [b for b in state.beetles_on_flower() if b != flyer]
+                chances = [self.swap_chance(flyer, b) for b in others
+                           if not state.has_swapped(flyer, b)]  # fmt: skip
+                return max(chances, default=0.0)
+
+            return max(allowed, key=lambda b: (best_visit(b), -b))
+        flyer = state.flyer()
+        assert flyer is not None
+        return max(allowed, key=lambda b: (self.swap_chance(flyer, b), -b))
 
     def pick(self, beetle: int) -> int:
         """The action that picks `beetle` now: fly (an empty petal) or visit."""

@@ -29,8 +29,8 @@ ENTRY = GameEntry(
         "entscheidet als Erster.",
         "Von jeder Garnitur (Lose in Folge) zählt nur das kleinste Los; jeder Groschen "
         "zählt minus 1. Wenig gewinnt.",
-        "Vor jeder Runde kommen 9 Lose ungesehen aus der Trommel (beim Start: Lose raus). "
-        "Welche, zeigt die Tafel nach der Runde.",
+        "Vor jeder Runde kommen 9 Lose ungesehen aus der Trommel (Start: Lose raus). "
+        "Welche, zeigt die Tafel.",
         "Tasten: 1 Nein danke, 2 Nehmen, 3 Rat (allein gegen Computer), 4 Info. "
         "4 lang: Pause, Hilfe, Verlassen.",
     ),
