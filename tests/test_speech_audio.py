@@ -98,7 +98,7 @@ def test_the_german_voice_says_numbers_as_german_words() -> None:
     assert engine is not None
     command = [*engine_command(engine, 160, 100)[:-1], "-q", "-x"]
     phonemes = subprocess.run(
-        command, input="27".encode(), capture_output=True, check=True, timeout=30
+        command, input=b"27", capture_output=True, check=True, timeout=30
     ).stdout.decode()
     assert "z'i:b@n" in phonemes and "tsv'antsIC" in phonemes  # sieben-und-zwanzig
 

@@ -107,7 +107,11 @@ def bungee(box: Box) -> KeyEvent | AtOnce | None:
 GAMES: dict[str, tuple[dict[str, Any], list[Seat], Policy]] = {
     "speedtombola": (
         {"players": 3, "rounds": 1},
-        [Seat("Anna"), Seat("Leicht 1", "computer", "leicht"), Seat("Normal 2", "computer", "normal")],
+        [
+            Seat("Anna"),
+            Seat("Leicht 1", "computer", "leicht"),
+            Seat("Normal 2", "computer", "normal"),
+        ],
         speedtombola,
     ),
     "besenbingo": (
