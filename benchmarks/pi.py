@@ -364,17 +364,19 @@ def besenbingo_times(games: int) -> tuple[dict[str, list[float]], float]:
     return times, prepared
 
 
-def bungee_times(players: int, count: int) -> list[float]:
+def bungee_times(players: int, count: int, level: str = "stark") -> list[float]:
     return [
-        cpu(bungee_bots.choose, s.view(s.current_player()), level="stark", rng=random.Random(i))
+        cpu(bungee_bots.choose, s.view(s.current_player()), level=level, rng=random.Random(i))
         for i, s in enumerate(bungee_stark.positions(players, count))
     ]
 
 
-def engel_bengel_times(players: int, count: int) -> list[float]:
+def engel_bengel_times(players: int, count: int, level: str = "stark") -> list[float]:
     views = engel_bengel.decision_views(players, count, seed=players)
-    engel_bots.stark_move(views[0], random.Random(0))  # caches warm
-    return [cpu(engel_bots.stark_move, v, random.Random(i)) for i, v in enumerate(views)]
+    engel_bots.choose(views[0], level=level, rng=random.Random(0))  # numpy warm
+    return [
+        cpu(engel_bots.choose, v, level=level, rng=random.Random(i)) for i, v in enumerate(views)
+    ]
 
 
 def numpy_import() -> float:
@@ -453,10 +455,14 @@ def main() -> None:
         report.percentiles(f"Besenbingo {level.capitalize()}, 9 seats", times[level], (0.1, 0.3))
 
     count = 20 if quick else 100
-    eb = engel_bengel_times(4, count)
-    report.line(f"Engel & Bengel Stark, 4 players: median (n={len(eb)})", statistics.median(eb))
-    bungee = bungee_times(3, count)
-    report.line(f"Bungee Stark, 3 players: median (n={len(bungee)})", statistics.median(bungee))
+    for players in (3, 4):
+        for level in ("stark", "normal"):
+            name = f"Engel & Bengel {level.capitalize()}, {players} players"
+            report.percentiles(name, engel_bengel_times(players, count, level), (0.1, 0.3))
+    for players in (3, 5):
+        for level in ("stark", "normal"):
+            name = f"Bungee {level.capitalize()}, {players} players"
+            report.percentiles(name, bungee_times(players, count, level), (0.1, 0.3))
 
     if args.against:
         compare(args.against, starts, factor)
