@@ -18,6 +18,8 @@ from spielleiter.link.server import LinkServer
 from spielleiter.store import Store
 from spielleiter_host.cli import main
 
+pytestmark = pytest.mark.usefixtures("english")  # the English messages; German in test_host_i18n
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
