@@ -8,7 +8,10 @@ most and draw. Stark samples the hidden cards consistently with what it has seen
 hand, the lucky card, the discards, the cards others took and still hold, and that a
 caller holds 5 points or less), plays every candidate move to the end of the round on
 the same samples with the numpy simulator, and picks the move with the best expected
-score against the others' average.
+score against the others' average. In its playouts each other player calls and takes
+by a style drawn from Stark's belief about that player (`belief`: a posterior over 15
+threshold styles from the match's public moves and the hands shown at the ends of
+rounds), its own seat as Normal.
 """
 
 from __future__ import annotations
@@ -205,9 +208,9 @@ def evaluate(
     view: dict[str, Any], rng: random.Random, samples: int = STARK_SAMPLES
 ) -> list[tuple[float, int]]:
     """(expected score minus the others' average, engine action) of each candidate, on
-    the same samples and the same draws (common random numbers)."""
+    the same samples, draws and opponents' styles (common random numbers)."""
     import numpy as np
-    from spielleiter.games.bungee import sim
+    from spielleiter.games.bungee import belief, sim
 
     moves = candidates(view)
     gen = np.random.default_rng(rng.getrandbits(64))
@@ -217,8 +220,8 @@ def evaluate(
     n, me = view["players"], view["seat"]
     forced = np.repeat(np.array([m[0] for m in moves]), samples)
     face = np.repeat(np.array([m[1] for m in moves]), samples)
-    call_at = np.full((b.size, n), CALL_LIMIT)
-    take_at = np.full((b.size, n), NORMAL_TAKE)
+    call, take = belief.rollout_styles(view, gen, samples, own=(CALL_LIMIT, NORMAL_TAKE))
+    call_at, take_at = np.tile(call, (k, 1)), np.tile(take, (k, 1))
     for i in range(120):
         if not b.active.any():
             break

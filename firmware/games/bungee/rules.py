@@ -286,6 +286,9 @@ class BungeeState(State):
         super().__init__(game)
         self.round_index = 0
         self.results: list[RoundResult] = []
+        self.moves: list[tuple[int, int, int, int]] = []
+        """Every seat's move of the match as the table saw it: (round, seat, action, the top
+        discard before it, 0 for none); draws and hands are not in it."""
         self._start_round()
 
     # --- a round ---------------------------------------------------------------
@@ -550,6 +553,8 @@ class BungeeState(State):
             else:
                 self.seat = (self.seat + 1) % n
             return
+        top = self.discards[-1] if self.discards else 0
+        self.moves.append((self.round_index, self.seat, action, top))
         if action == Move.CALL:
             self.calls.append(self.seat)
             self._move_on(0)
@@ -622,6 +627,7 @@ class BungeeState(State):
             "turns": self.turns,
             "totals": self.totals,
             "results": [r.to_json() for r in self.results],
+            "moves": [list(m) for m in self.moves],
         }
 
     def secret_actions(self) -> list[int]:
@@ -633,6 +639,7 @@ class BungeeState(State):
         other.__dict__.update(self.__dict__)
         other._history = list(self._history)
         other.results = list(self.results)
+        other.moves = list(self.moves)
         other.hands = [list(h) for h in self.hands]
         other.pile = list(self.pile)
         other.discards = list(self.discards)
