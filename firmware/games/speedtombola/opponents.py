@@ -86,8 +86,9 @@ def ismcts(view: Mapping[str, Any], rng: random.Random, iterations: int = ISMCTS
     return Move.NEHMEN if root[0] > root[2] else Move.NEIN_DANKE
 
 
-def _iteration(view: Mapping[str, Any], rng: random.Random, tree: dict) -> None:
-    """One determinised descent, expansion, playout and back-up."""
+def _iteration(view: Mapping[str, Any], rng: random.Random, tree: dict) -> list[int]:
+    """One determinised descent, expansion, playout and back-up; every seat's points
+    (the match's finished rounds counted)."""
     from spielleiter.games.speedtombola.bots import NORMAL
 
     n = int(view["players"])
@@ -134,6 +135,7 @@ def _iteration(view: Mapping[str, Any], rng: random.Random, tree: dict) -> None:
     for node, at, mover in path:
         node[at] += 1.0
         node[at + 1] += share[mover]
+    return points
 
 
 def _select(node: list[float], rng: random.Random) -> bool:
