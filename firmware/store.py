@@ -986,7 +986,7 @@ class Store:
         stored text (`spielleiter.ratings` reads each seat's place, who left, the bot
         version from them). `after` (finish time, id): only those that finished later."""
         cutoff = self.rating_cutoff(game)
-        later, args = "", [game]
+        later, args = "", list[Any]([game])
         if after is not None:
             later = " AND (updated > ? OR (updated = ? AND id > ?))"
             args += [after[0], after[0], after[1]]
