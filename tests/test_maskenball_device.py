@@ -103,7 +103,7 @@ def point_at(box: Box, beetle: int) -> None:
 
 
 def test_a_digital_game_with_the_electronic_spinner_goldens(tmp_path: Path) -> None:
-    box = game_box(tmp_path, seed=1)  # the simple policy loses this one: the lost end
+    box = game_box(tmp_path, seed=6)  # Besuch on the preselection loses this one: the lost end
     screen = box.top
     assert isinstance(screen, MaskenballScreen)
     assert screen.session.record.actions[0] >= 40  # the box drew the magnets first

@@ -3,9 +3,10 @@
 The game's table gives the advice (its `advice(rng)`: work that runs off the loop on the
 seat's view, drawing only from the box's advice stream, so asking never changes the
 deal); the answer is a :class:`~spielleiter.games.base.Tip`. This screen asks for it,
-shows "Stark rechnet ..." meanwhile, then the move in words and why. K1 "Machen" plays
-the move (through the game screen's `play`, as if its keys had chosen it), K4 goes back.
-An answer about a position the match has left is never shown.
+shows "Stark rechnet ..." meanwhile, then the move in words and why (K2 "Mehr" turns to
+the rest of a why longer than the panel holds). K1 "Machen" plays the move (through the
+game screen's `play`, as if its keys had chosen it), K4 goes back. An answer about a
+position the match has left is never shown.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any
 
 from ..games.base import Tip
 from ..hal.keys import Key, KeyEvent
-from .canvas import WIDTH, Canvas, fitting, fitting_wrap
-from .fonts import SMALL, TEXT, TINY
+from .canvas import WIDTH, Canvas, fitting, fitting_wrap, wrap_lines
+from .fonts import SIZES, SMALL, TEXT, TINY
 from .screen import Screen, SoftKey
 from .speech import Line, describe, focus
 
@@ -35,6 +36,7 @@ class TipScreen(Screen):
         self.asked = False
         self.at = table.session.committed
         """The position the tip is about."""
+        self.page = 0
 
     def enter(self) -> None:
         if self.tip is not None or self.asked:
@@ -53,9 +55,27 @@ class TipScreen(Screen):
         """The match moved on (the clock, a leave): the tip is about a position gone."""
         return self.table.session.committed != self.at or self.table.closed
 
+    def layout(self) -> tuple[str, list[str], str, list[list[str]]]:
+        """(font, lines) of the move and (font, pages of lines) of why, as they fit."""
+        assert self.tip is not None
+        what, why = self.tip.what, self.tip.why
+        size = fitting(what, WIDTH - 3, (TEXT, SMALL, TINY))
+        head = wrap_lines(what, size, WIDTH - 3)
+        top = 11 + len(head) * (SIZES[size][1] + 1) + 1
+        small = fitting_wrap(why, WIDTH - 3, 54 - top, (SMALL, TINY))
+        lines = wrap_lines(why, small, WIDTH - 3)
+        room = max(1, (54 - top + 1) // (SIZES[small][1] + 1))
+        return size, head, small, [lines[i : i + room] for i in range(0, len(lines), room)]
+
     def softkeys(self) -> list[SoftKey | None]:
         ready = self.tip is not None and not self.stale
-        return [SoftKey("Machen", "m") if ready else None, None, None, SoftKey("Zurück", "\x08t")]
+        more = ready and len(self.layout()[3]) > 1
+        return [
+            SoftKey("Machen", "m") if ready else None,
+            SoftKey("Mehr", "l") if more else None,
+            None,
+            SoftKey("Zurück", "\x08t"),
+        ]
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
@@ -66,6 +86,8 @@ class TipScreen(Screen):
             action = self.tip.action
             self.app.pop()
             self.play(action)
+        elif event.key == Key.K2 and self.tip is not None and not self.stale:
+            self.page = (self.page + 1) % len(self.layout()[3])
 
     def tick(self, now: float) -> None:
         if self.table.closed:
@@ -77,14 +99,10 @@ class TipScreen(Screen):
         if tip is None or self.stale:
             canvas.text((2, y + 8), "Stark rechnet ..." if not self.stale else "Vorbei.", TEXT)
             return
-        size = fitting(tip.what, WIDTH - 3, (TEXT, SMALL, TINY))
-        if canvas.text_width(tip.what, size) <= WIDTH - 3:
-            canvas.text((2, y), tip.what, size)
-            y += 11 if size == TEXT else 9
-        else:
-            y = canvas.wrap((2, y), tip.what, TINY, WIDTH - 3)
-        why = fitting_wrap(tip.why, WIDTH - 3, 54 - y, (SMALL, TINY))
-        canvas.wrap((2, y), tip.why, why, WIDTH - 3)
+        size, head, small, pages = self.layout()
+        y = canvas.wrap((2, y), "\n".join(head), size, WIDTH - 3) + 1
+        page = pages[min(self.page, len(pages) - 1)]
+        canvas.wrap((2, y), "\n".join(page), small, WIDTH - 3)
 
     def spoken(self) -> list[Line]:
         tip = self.tip

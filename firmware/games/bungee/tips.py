@@ -47,9 +47,9 @@ def tip(view: dict[str, Any], rng: random.Random) -> Tip:
     best = ranked[0]
     kind, face, action = moves[best]
     what = move_words(view, kind, face)
-    why = f"Am Rundenende schreibst du so im Schnitt {edge_words(edges[best][0])}."
+    why = f"So schreibst du am Rundenende im Schnitt {edge_words(edges[best][0])}."
     if len(ranked) > 1:
         second = ranked[1]
         other = move_words(view, moves[second][0], moves[second][1])
-        why += f" Zweitbeste Wahl: {other} ({edge_words(edges[second][0], full=False)})."
+        why += f" Sonst am besten: {other} ({edge_words(edges[second][0], full=False)})."
     return Tip(action, what[:1].upper() + what[1:], why)
