@@ -305,9 +305,40 @@ class PlayScreen(GameScreen):
             self.command(Move.CALL)
 
     # --- drawing -------------------------------------------------------------------------
+    def ended_round(self) -> RoundResult | None:
+        """The round just over whose sheet is still to come: its last move shows with that
+        round (never on the next round's deal) until the sheet was read."""
+        table = self.table
+        return table.result(table.sheet_seen()) if table.holding() else None
+
+    def draw_ended(self, canvas: Canvas, r: RoundResult) -> None:
+        """The round over: everyone's hand points and calls, who won, the last move."""
+        table = self.table
+        n = len(table.seats)
+        width = WIDTH // n
+        for seat in range(n):
+            x = seat * width
+            chars = max(1, (width - 2) // 4)
+            column = (x, 0, x + width - 1, 13)
+            canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY, box=column)
+            call = f"B{r.calls.index(seat) + 1} " if seat in r.calls else ""
+            canvas.text((x + 1, 7), f"{call}{r.points[seat]}P", TINY, box=column)
+        canvas.line((0, 14, WIDTH - 1, 14))
+        number = table.sheet_seen() + 1
+        canvas.text((1, 16), f"Runde {number} vorbei, Glück {r.lucky}", TINY)
+        names = [table.name(s) for s in r.winners]
+        won, size = fit_line(f"Gewinnt: {', '.join(names)}" if names else "Niemand gewinnt",
+                             WIDTH - 2, names)  # fmt: skip
+        canvas.text((1, 28), won, size, box=(0, 28, WIDTH - 1, 35))
+        self.draw_status(canvas)
+
     def draw(self, canvas: Canvas) -> None:
         table = self.table
         state = table.state
+        ended = self.ended_round()
+        if ended is not None:
+            self.draw_ended(canvas, ended)
+            return
         seat = self.shown_seat()
         self.draw_others(canvas, seat)
         canvas.line((0, 14, WIDTH - 1, 14))
@@ -430,6 +461,15 @@ class PlayScreen(GameScreen):
 
     def summary(self) -> dict[str, Any]:
         state = self.table.state
+        ended = self.ended_round()
+        if ended is not None:  # the round over, as the panel shows it until its sheet
+            return {
+                "screen": "bungee.table",
+                "round": self.table.sheet_seen() + 1,
+                "ended": True,
+                "calls": list(ended.calls),
+                "winners": list(ended.winners),
+            }
         return {
             "screen": "bungee.table",
             "round": state.round_index + 1,

@@ -316,8 +316,8 @@ class BoardScreen(GameScreen):
     # --- drawing ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
         table = self.table
-        state = table.state
-        mine = self.mine()
+        state = table.shown_position()  # the Durchgang just over until its settlement
+        mine = self.mine() and state is table.state
         die, row = self.choice() if mine else (0, -1)
         row = row if die else -1
         for r, face_row in enumerate(state.face.rows):
@@ -349,7 +349,7 @@ class BoardScreen(GameScreen):
 
     def draw_panel(self, canvas: Canvas, die: int) -> None:
         table = self.table
-        state = table.state
+        state = table.shown_position()
         x = PANEL_X
         canvas.line((x - 2, 0, x - 2, 53))
         for i, pips in enumerate(state.roll):
@@ -405,7 +405,7 @@ class BoardScreen(GameScreen):
         state = table.state
         return {
             "screen": "engel-bengel.board",
-            "face": state.face.name,
+            "face": table.shown_position().face.name,
             "board": [list(b) for b in state.board],
             "roll": list(state.roll),
             "turn": state.turn,

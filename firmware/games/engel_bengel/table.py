@@ -38,6 +38,9 @@ class EngelBengelTable(Table):
     def __init__(self, host: Host, session: Session) -> None:
         super().__init__(host, session)
         self._before: EngelBengelState | None = None
+        self.closing: EngelBengelState | None = None
+        """The position the last Durchgang ended in (its face, its board with the last die
+        placed, the roll), shown until its settlement was read: the next face only after."""
 
     @property
     def state(self) -> EngelBengelState:
@@ -110,6 +113,14 @@ class EngelBengelTable(Table):
     def seen(self) -> int:
         """How many Durchgang settlements were read (kept in the record's meta)."""
         return int(self.session.record.meta.get("seen", 0))
+
+    def shown_position(self) -> EngelBengelState:
+        """The position the board shows: the Durchgang just over until its settlement was
+        read (never the next face before it), else the match as it stands."""
+        closing = self.closing
+        if closing is not None and self.holding() and closing.durchgang == self.seen():
+            return closing
+        return self.state
 
     def settlement(self) -> DurchgangResult | None:
         """The finished Durchgang whose settlement is shown now (None: none is due)."""
@@ -209,6 +220,9 @@ class EngelBengelTable(Table):
         else:
             r, v = decode_place(action)
             done = len(self.state.results) > len(before.results)
+            if done:
+                self.closing = before.clone()
+                self.closing.board[r] = [*before.board[r], v]
             payments = self.state.results[-1].payments if done else self.state.payments
             paid = payments[len(before.payments) :]
             money = "".join(f" {p.moved:+d}" for p in paid)

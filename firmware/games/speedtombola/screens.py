@@ -146,14 +146,28 @@ class TableScreen(GameScreen):
             self.app.push(InfoScreen(self))
 
     # --- drawing -------------------------------------------------------------
+    def ended_round(self) -> RoundResult | None:
+        """The round just over whose Tafel is still to come: its last move shows on its own
+        round's table (never on the next round's), until the Tafel is read."""
+        table = self.table
+        if not table.holding():
+            return None
+        return table.tafel(table.tafel_seen())
+
+    def groschen(self, seat: int) -> int:
+        ended = self.ended_round()
+        return ended.groschen[seat] if ended is not None else self.table.state.groschen[seat]
+
     def round_points(self, seat: int) -> int:
-        return self.table.round_points(seat)
+        ended = self.ended_round()
+        return ended.points[seat] if ended is not None else self.table.round_points(seat)
 
     def draw(self, canvas: Canvas) -> None:
         table = self.table
         state = table.state
+        ended = self.ended_round()
         n = len(table.seats)
-        to_move = table.to_move()
+        to_move = table.to_move() if ended is None else -1
         others = [(self.you + k) % n for k in range(1, n)]
         width = WIDTH // max(1, len(others))
         for i, seat in enumerate(others):
@@ -163,31 +177,33 @@ class TableScreen(GameScreen):
             canvas.text((x + 1, 0), short_name(table.name(seat), chars), TINY, box=column)
             if seat == to_move:
                 canvas.invert((x, 0, x + width - 2, 6))
-            canvas.text((x + 1, 7), f"{state.groschen[seat]}G", TINY, box=column)
-            points = table.round_points(seat)
+            canvas.text((x + 1, 7), f"{self.groschen(seat)}G", TINY, box=column)
+            points = self.round_points(seat)
             label = f"{points}P" if len(f"{points}P") <= chars else str(points)
             canvas.text((x + 1, 14), label, TINY, box=column)
         canvas.line((0, 21, WIDTH - 1, 21))
         # the Gabentisch
+        drum, lot, pot = (state.drum_count, state.lot, state.pot) if ended is None else (0, None, 0)
         canvas.text((1, 23), "Trommel", TINY)
-        canvas.text((4, 29), f"{state.drum_count}", TEXT)
+        canvas.text((4, 29), f"{drum}", TEXT)
         canvas.rect((50, 23, 77, 40))
-        canvas.text_center(24, f"{state.lot}" if state.lot is not None else "--", LARGE, 50, 78)
+        canvas.text_center(24, f"{lot}" if lot is not None else "--", LARGE, 50, 78)
         canvas.text_right(WIDTH - 1, 24, "Groschen", TINY)
-        canvas.text_right(WIDTH - 6, 31, f"{state.pot}", TEXT)
+        canvas.text_right(WIDTH - 6, 31, f"{pot}", TEXT)
         canvas.line((0, 41, WIDTH - 1, 41))
         # your place
         you = self.you
         corner = []
         rounds = table.rounds
         if rounds > 1:
-            corner.append(f"R{state.round_index + 1}/{rounds}")
+            shown = state.round_index if ended is None else table.tafel_seen()
+            corner.append(f"R{shown + 1}/{rounds}")
         seconds = table.seconds_left()
         if seconds is not None:
             corner.append(f"{seconds}s")
         right = " ".join(corner)
         canvas.text_right(WIDTH - 1, 42, right, SMALL)
-        mine = f" {state.groschen[you]}G {table.round_points(you)}P"
+        mine = f" {self.groschen(you)}G {self.round_points(you)}P"
         room = (WIDTH - 2 - canvas.text_width(right + " " if right else "", SMALL)) // 5
         name = short_name(table.name(you), max(3, room - len(mine)))
         canvas.text((1, 42), name + mine, SMALL, box=(0, 42, WIDTH - 1, 48))
@@ -217,6 +233,22 @@ class TableScreen(GameScreen):
     def summary(self) -> dict[str, Any]:
         table = self.table
         state = table.state
+        ended = self.ended_round()
+        if ended is not None:  # the round over, as the table shows it until its Tafel
+            return {
+                "screen": "speedtombola.table",
+                "round": table.tafel_seen() + 1,
+                "lot": None,
+                "pot": 0,
+                "drum": 0,
+                "to_move": table.to_move(),
+                "ended": True,
+                "seats": [
+                    {"name": s.name, "groschen": ended.groschen[i], "lots": list(ended.lots[i]),
+                     "points": ended.points[i]}  # fmt: skip
+                    for i, s in enumerate(table.seats)
+                ],
+            }
         return {
             "screen": "speedtombola.table",
             "round": state.round_index + 1,
