@@ -57,7 +57,9 @@ def test_the_tournament_command_prints_json_in_seats_order(capsys):
     data = json.loads(out)
     assert data["game"] == "speedtombola" and data["games"] == 6
     assert [r["seat"] for r in data["results"]] == ["normal", "leicht", "leicht"]
-    assert set(data["results"][0]) == {"seat", "win_share", "win_share_se", "mean_points"}
+    assert set(data["results"][0]) == {
+        "seat", "win_share", "win_share_se", "mean_points", "rating", "mu", "sigma"
+    }  # fmt: skip
     assert "6/6" not in out and "games" not in err  # no progress bar under --json
 
 
