@@ -96,7 +96,11 @@ def records_get(args: argparse.Namespace) -> int:
 
 
 def records_delete(args: argparse.Namespace) -> int:
-    if not confirmed(_("Delete record {id} from the box?").format(id=args.id), args.yes):
+    question = _(
+        "Delete record {id} from the box? A finished match's game folds its ratings again"
+        " without it."
+    ).format(id=args.id)
+    if not confirmed(question, args.yes):
         return report(HostError(_("nothing deleted")))
 
     def body(box: Device) -> int:

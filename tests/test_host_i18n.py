@@ -398,11 +398,17 @@ def test_a_confirmation_takes_the_answers_of_its_language(
 def test_deleting_a_record_asks_in_german(monkeypatch, locale, capsys) -> None:
     terminal = Terminal(monkeypatch, "y")
     assert main(["records", "delete", "3"]) == 1
-    assert terminal.asked == ["Partie 3 von der Box löschen? [j/N] "]
+    assert terminal.asked == [
+        "Partie 3 von der Box löschen? Bei einer beendeten Partie berechnet die Box die"
+        " Wertungen ihres Spiels ohne sie neu. [j/N] "
+    ]
     assert capsys.readouterr().err == "spielleiter-host: nichts gelöscht\n"
     terminal.answer = "n"
     assert main(["records", "delete", "3", "--lang", "en"]) == 1
-    assert terminal.asked[-1] == "Delete record 3 from the box? [y/N] "
+    assert terminal.asked[-1] == (
+        "Delete record 3 from the box? A finished match's game folds its ratings again"
+        " without it. [y/N] "
+    )
     assert capsys.readouterr().err == "spielleiter-host: nothing deleted\n"
 
 
