@@ -66,6 +66,38 @@ COUNT_MAX = 2**31
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def text_problem(text: str) -> str | None:
+    """Why the panel cannot show `text` as a name (a player's or a board's), in English
+    for the link (None: it can). The panel's fonts have ISO 8859-1's letters and signs
+    (ä, ß, é ...); nothing above that (no emoji, no right-to-left overrides) and no
+    control characters, nor a soft hyphen or a no-break space that would hide there.
+
+    >>> text_problem("Jörg") is None, text_problem("Ben\\u202e") is None
+    (True, False)
+    >>> text_problem("A\\x07")
+    'a name has no control characters'
+    """
+    unshown = sorted({c for c in text if ord(c) > 0xFF}, key=text.index)
+    if unshown:
+        return (
+            f"the box's screen cannot show {''.join(unshown)!r}"
+            " (letters with umlauts and accents such as ä, ß, é are fine)"
+        )
+    if not text.isprintable() or "\xad" in text or "\xa0" in text:
+        return "a name has no control characters"
+    return None
+
+
+class NameChange(ValueError):
+    """A name that cannot be renamed or deleted: `why` is "unknown" (no such name),
+    "same" (the new name is the old), "running" (it sits in a match that is not over) or
+    "together" (the two names played in one match: two players, never merged)."""
+
+    def __init__(self, why: str, message: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
 class BackupError(ValueError):
     """A backup the box does not take, or a stored row it cannot read.
 
@@ -79,6 +111,44 @@ class BackupError(ValueError):
         self.path = path
         self.message = message
 
+
+
+def _seat_names_of(seats: Any, meta: Any) -> set[str]:
+    """The humans' names of a record: its human seats and who left a seat."""
+    humans = [s for s in seats if isinstance(s, dict) and s.get("kind", "human") == "human"]
+    names = {s.get("name") for s in humans}
+    left = meta.get("left") if isinstance(meta, dict) else None
+    if isinstance(left, list):
+        names |= {e.get("name") for e in left if isinstance(e, dict)}
+    return {n for n in names if isinstance(n, str)}
+
+
+def _renamed_seats(seats: list[Any], old: str, new: str) -> list[Any]:
+    return [
+        {**s, "name": new}
+        if isinstance(s, dict) and s.get("name") == old and s.get("kind", "human") == "human"
+        else s
+        for s in seats
+    ]
+
+
+def _renamed_meta(meta: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """The meta with a player's name renamed where the games keep names: the seats left
+    (`left`), objects keyed by name (the Bestenliste points, totals, places) and lists of
+    names (the winners)."""
+    out: dict[str, Any] = {}
+    for key, value in meta.items():
+        if key == "left" and isinstance(value, list):
+            value = [
+                {**e, "name": new} if isinstance(e, dict) and e.get("name") == old else e
+                for e in value
+            ]
+        elif isinstance(value, dict) and old in value:
+            value = {(new if k == old else k): v for k, v in value.items()}
+        elif isinstance(value, list) and old in value and all(isinstance(v, str) for v in value):
+            value = [new if v == old else v for v in value]
+        out[key] = value
+    return out
 
 class StoreFault(Exception):
     """The store cannot be used as it is: `kind` names the fault, `detail` what sqlite said.
@@ -1026,6 +1096,57 @@ class Store:
         with self._tx() as db:
             db.execute("DELETE FROM names WHERE name=?", (name,))
 
+    def last_name(self) -> str | None:
+        """The name of the player who played last (the most recently used)."""
+        rows = self._query("SELECT name FROM names ORDER BY last_used DESC, name LIMIT 1")
+        return str(rows[0][0]) if rows else None
+
+    def delete_name(self, name: str) -> None:
+        """Take a name off the names the box offers (NameChange "unknown" when it is not
+        one). What the name played stays: its records, its Bestenliste line."""
+        with self._tx() as db:
+            if db.execute("DELETE FROM names WHERE name=?", (name,)).rowcount == 0:
+                raise NameChange("unknown", f"no name {name!r}")
+
+    def rename_name(self, old: str, new: str) -> bool:
+        """Rename a player, in one transaction: the names offered, the Bestenliste's awards,
+        and the name in the seats and meta of every finished record, so the ratings fold
+        the player as one (Store.changed_results makes them fold those records again).
+        Renaming onto a name that is there merges the two (True is returned). NameChange
+        when `old` is no name, `new` is `old`, a match not over seats `old` (leave or
+        finish it first), or `old` and `new` played in one match (two players)."""
+        if old == new:
+            raise NameChange("same", "the new name is the old one")
+        with self._tx() as db:
+            known = {n for (n,) in db.execute("SELECT name FROM names WHERE name IN (?, ?)",
+                                              (old, new))}  # fmt: skip
+            if old not in known:
+                raise NameChange("unknown", f"no name {old!r}")
+            merged = new in known
+            changed = []
+            for rid, seats_text, meta_text, finished, abandoned in db.execute(
+                "SELECT id, seats, meta, finished, abandoned FROM records"
+            ).fetchall():
+                seats, meta = json.loads(seats_text), json.loads(meta_text)
+                names = _seat_names_of(seats, meta)
+                if old not in names:
+                    continue
+                if not finished and not abandoned:
+                    raise NameChange("running", f"{old} sits in match {rid}, which is not over")
+                if new in names:
+                    raise NameChange("together", f"{old} and {new} played together in match {rid}")
+                changed.append((json.dumps(_renamed_seats(seats, old, new)),
+                                json.dumps(_renamed_meta(meta, old, new)), rid))  # fmt: skip
+            db.executemany("UPDATE records SET seats=?, meta=? WHERE id=?", changed)
+            db.execute("UPDATE awards SET name=? WHERE name=?", (new, old))
+            last = db.execute("SELECT MAX(last_used) FROM names WHERE name IN (?, ?)",
+                              (old, new)).fetchone()[0]  # fmt: skip
+            db.execute("DELETE FROM names WHERE name IN (?, ?)", (old, new))
+            db.execute("INSERT INTO names(name, last_used) VALUES (?, ?)", (new, last))
+            if changed:
+                self.changed_results(db)
+        return merged
+
     # --- small scores (e.g. the solo score to beat) ------------------------
     def get_value(self, key: str, default: Any = None) -> Any:
         """A stored value (`default` when there is none, or it cannot be read: noted)."""
@@ -1068,6 +1189,11 @@ class Store:
         for name, data in items.items():
             if not isinstance(name, str) or not name or len(name) > 64:
                 raise boards.BoardError("name", "a board needs a name of 1 to 64 characters")
+            shown = data.get("name") if isinstance(data, dict) else None
+            for text in (name, shown) if isinstance(shown, str) else (name,):
+                problem = text_problem(text)  # the panel shows a board by its name
+                if problem:
+                    raise boards.BoardError("name", problem.replace("a name", "a board's name"))
             size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
             if size > BOARD_BYTES_MAX:
                 raise boards.BoardError(

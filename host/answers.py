@@ -141,6 +141,8 @@ RESULTS: dict[str, Any] = {
     "records.delete": {"deleted": INT},
     "names.list": {"names": [STR]},
     "names.add": {"names": [STR]},
+    "names.delete": {"deleted": STR, "names": [STR]},
+    "names.rename": {"old": STR, "new": STR, "merged": BOOL, "names": [STR]},
     "screen": {"png": BASE64, "summary": OBJECT},
     "spinner.read": {},
     "spinner.calibrate": {"calibration": OBJECT},

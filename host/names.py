@@ -1,4 +1,8 @@
-"""`spielleiter-host names list|add`: the player names the box offers."""
+"""`spielleiter-host names list|add|delete|rename`: the player names the box offers.
+
+`delete` takes a name off the list (what it played stays); `rename` renames a player
+everywhere on the box (its Bestenliste and its finished records), merging onto a name
+that is there already."""
 
 from __future__ import annotations
 
@@ -23,7 +27,22 @@ def register(subparsers: Any) -> None:
     )
     add_pin_arg(add)
     add.set_defaults(func=names_add)
-    for p in (lst, add):
+    delete = sub.add_parser(
+        "delete", help="take a name off the names the box offers (its games and points stay)"
+    )
+    delete.add_argument("name", metavar="NAME", help="the name as the box has it")
+    add_pin_arg(delete)
+    delete.set_defaults(func=names_delete)
+    rename = sub.add_parser(
+        "rename",
+        help="rename a player everywhere: the Bestenliste and the finished games follow; "
+        "onto a name that is there, the two are merged",
+    )
+    rename.add_argument("old", metavar="OLD", help="the name as the box has it")
+    rename.add_argument("new", metavar="NEW", help="the new name (up to 16 characters)")
+    add_pin_arg(rename)
+    rename.set_defaults(func=names_rename)
+    for p in (lst, add, delete, rename):
         add_connection_args(p)
 
 
@@ -35,6 +54,22 @@ def names_add(args: argparse.Namespace) -> int:
     return run_with_device(
         args, lambda box: _show(args, call_with_pin(box, "names.add", args.pin, names=args.names))
     )
+
+
+def names_delete(args: argparse.Namespace) -> int:
+    return run_with_device(
+        args, lambda box: _show(args, call_with_pin(box, "names.delete", args.pin, name=args.name))
+    )
+
+
+def names_rename(args: argparse.Namespace) -> int:
+    def call(box: Any) -> int:
+        result = call_with_pin(box, "names.rename", args.pin, old=args.old, new=args.new)
+        if result.get("merged") and not args.json:
+            print(f"{result['old']} and {result['new']} are one player now")
+        return _show(args, result)
+
+    return run_with_device(args, call)
 
 
 def _show(args: argparse.Namespace, result: dict[str, Any]) -> int:

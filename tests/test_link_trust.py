@@ -77,6 +77,7 @@ def valid_calls(store: Store) -> dict[str, dict[str, Any]]:
     """A call of each guarded method that succeeds with the PIN."""
     game = catalog.names()[0]
     rid = finished_record(store)
+    store.remember_names(["Ulla", "Vera"])
     raw = store.snapshot()
     import base64
     import hashlib
@@ -84,6 +85,8 @@ def valid_calls(store: Store) -> dict[str, dict[str, Any]]:
     return {
         "settings.set": {"changes": {"display.contrast": 17}},
         "names.add": {"names": ["Zoë"]},
+        "names.delete": {"name": "Ulla"},
+        "names.rename": {"old": "Vera", "new": "Wanda"},
         "bestenliste.reset": {"game": game},
         "records.delete": {"id": rid},
         "spinner.calibrate": {"offset": 2},
@@ -111,7 +114,8 @@ def state(store: Store, device: FakeDevice) -> Any:
 def test_every_changing_method_is_guarded_and_the_docs_list_them() -> None:
     changing = {
         "settings.set", "boards.put", "boards.delete", "bestenliste.reset", "records.delete",
-        "names.add", "spinner.calibrate", "backup.get", "backup.restore",
+        "names.add", "names.delete", "names.rename", "spinner.calibrate", "backup.get",
+        "backup.restore",
     }  # fmt: skip
     assert GUARDED == changing and GUARDED <= set(method_names())
     page = (DOCS / "protocol.md").read_text("utf-8")

@@ -39,33 +39,33 @@ def labels(box: Box) -> list[str]:
 def test_a_name_already_at_the_table_is_not_offered_again(tmp_path: Path) -> None:
     box = menu_box(tmp_path)
     press(box, K3, K3)  # Speedtombola, 3 Plätze
-    assert labels(box)[:3] == ["Ben", "Anna", "Neuer Name ..."]
-    press(box, K3)  # Ben
-    assert labels(box)[:2] == ["Anna", "Neuer Name ..."]
+    assert labels(box)[:3] == ["Anna", "Ben (zuletzt)", "Neuer Name ..."]  # alphabetical
+    press(box, K3)  # Anna
+    assert labels(box)[:2] == ["Ben", "Neuer Name ..."]
 
 
 def test_going_back_forgets_the_seats_chosen_from_there(tmp_path: Path) -> None:
     box = menu_box(tmp_path)
     press(box, K3, K3)  # Speedtombola, 3 Plätze
-    press(box, K3)  # seat 1: Ben
-    press(box, K3)  # seat 2: Anna
+    press(box, K3)  # seat 1: Anna
+    press(box, K3)  # seat 2: Ben
     assert isinstance(box.top, SeatMenu) and box.top.seat_index == 2
     press(box, K4, K4)  # back to seat 1
     assert isinstance(box.top, SeatMenu) and box.top.seat_index == 0
     assert box.top.flow.seats == []
-    press(box, K2, K3)  # seat 1: Anna
-    press(box, K3)  # seat 2: Ben
+    press(box, K2, K3)  # seat 1: Ben
+    press(box, K3)  # seat 2: Anna
     press(box, K2, K2, K2, K3)  # seat 3: Computer Stark
     assert labels(box) == ["Lose raus: 9", "Runden: 1", "Start"]
     press(box, K2, K2, K3)  # Start
     table = box.top
     assert isinstance(table, TableScreen)
-    assert [s.name for s in table.session.seats] == ["Anna", "Ben", "Stark 1"]
+    assert [s.name for s in table.session.seats] == ["Ben", "Anna", "Stark 1"]
 
 
 def test_house_rules_cycle_and_are_remembered(tmp_path: Path) -> None:
     box = menu_box(tmp_path)
-    press(box, K3, K3, K3, K3)  # Speedtombola, 3 Plätze, Ben, Anna
+    press(box, K3, K3, K3, K3)  # Speedtombola, 3 Plätze, Anna, Ben
     press(box, K2, K3)  # Computer Leicht
     press(box, K3, K3, K2, K3)  # Lose raus 9 -> 6 -> 12; Runden 1 -> 3
     assert labels(box)[:2] == ["Lose raus: 12", "Runden: 3"]
@@ -81,7 +81,7 @@ def test_house_rules_cycle_and_are_remembered(tmp_path: Path) -> None:
 def test_a_game_without_house_rules_starts_after_the_last_seat(tmp_path: Path) -> None:
     box = menu_box(tmp_path)
     press(box, K2, K3, K3, K3)  # Besenbingo, Digital, 1 Platz
-    press(box, K3)  # Ben
+    press(box, K3)  # Anna
     # straight to Besenbingo's own options: no empty house-rules list in between
-    assert labels(box) == ["Durchgänge: 1", "Ben: Hexentanz", "Start"]
+    assert labels(box) == ["Durchgänge: 1", "Anna: Hexentanz", "Start"]
     assert box.store.records() == []

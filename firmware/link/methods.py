@@ -29,7 +29,15 @@ from typing import Any, Protocol
 from .. import admin, boards, draws, ratings, settings
 from ..games import catalog
 from ..records import RecordError
-from ..store import RESTORE_BYTES_MAX, Store, backup_bytes, kept_backup_bytes, kept_backups
+from ..store import (
+    RESTORE_BYTES_MAX,
+    NameChange,
+    Store,
+    backup_bytes,
+    kept_backup_bytes,
+    kept_backups,
+    text_problem,
+)
 from .protocol import (
     DEVICE_ERROR,
     INVALID_PARAMS,
@@ -65,6 +73,8 @@ GUARDED = frozenset(
         "bestenliste.reset",
         "records.delete",
         "names.add",
+        "names.delete",
+        "names.rename",
         "spinner.calibrate",
         "backup.get",
         "backup.restore",
@@ -544,15 +554,9 @@ def _check_name(name: Any, path: str) -> str:
     name = unicodedata.normalize("NFC", name.strip())
     if not 1 <= len(name) <= NAME_MAX:
         raise _validation(path, f"a name has 1 to {NAME_MAX} characters")
-    unshown = sorted({c for c in name if ord(c) > 0xFF}, key=name.index)
-    if unshown:
-        raise _validation(
-            path,
-            f"the box's screen cannot show {''.join(unshown)!r}"
-            " (letters with umlauts and accents such as ä, ß, é are fine)",
-        )
-    if not name.isprintable():
-        raise _validation(path, "a name has no control characters")
+    problem = text_problem(name)
+    if problem:
+        raise _validation(path, problem)
     return name
 
 
@@ -571,6 +575,38 @@ def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     m.check_pin(p.get("pin"))
     m.store.remember_names(checked)
     return {"names": m.store.names()}
+
+
+def _name_change(exc: NameChange, path: str) -> RpcError:
+    if exc.why == "unknown":
+        return RpcError(NOT_FOUND, str(exc), {"path": path})
+    return _validation(path, str(exc))
+
+
+@method("names.delete")
+def _names_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    """A name off the names the box offers; what it played stays (records, Bestenliste)."""
+    p = _params(params, {"name": str}, {"pin": str})
+    m.check_pin(p.get("pin"))
+    try:
+        m.store.delete_name(p["name"])
+    except NameChange as exc:
+        raise _name_change(exc, "name") from exc
+    return {"deleted": p["name"], "names": m.store.names()}
+
+
+@method("names.rename")
+def _names_rename(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
+    """A player renamed everywhere (names, Bestenliste, the finished records' seats): onto
+    a name that is there, the two are merged."""
+    p = _params(params, {"old": str, "new": str}, {"pin": str})
+    new = _check_name(p["new"], "new")
+    m.check_pin(p.get("pin"))
+    try:
+        merged = m.store.rename_name(p["old"], new)
+    except NameChange as exc:
+        raise _name_change(exc, "new" if exc.why in ("same", "together") else "old") from exc
+    return {"old": p["old"], "new": new, "merged": merged, "names": m.store.names()}
 
 
 # --- screen and spinner -------------------------------------------------------

@@ -180,9 +180,10 @@ class SetupFlow:
     def seat_menu(self) -> ListMenu:
         i = len(self.seats)
         taken = {s.name for s in self.seats}
+        last = self.app.store.last_name()
         items = [
-            Item(name, partial(self.add_seat, Seat(name)))
-            for name in self.app.store.names()
+            Item(f"{name} (zuletzt)" if name == last else name, partial(self.add_seat, Seat(name)))
+            for name in sorted_names(self.app.store.names())
             if name not in taken
         ]
         items.append(Item("Neuer Name ...", self.spell_name))
@@ -513,6 +514,7 @@ def settings_menu(app: App) -> ListMenu:
             lambda: f"Link-Port: {short_port(str(app.settings()[PORT_SETTING]))}",
             lambda: app.push(port_menu(app)),
         ),
+        Item("Namen", lambda: app.push(names_menu(app))),
     ]
     extra = _extra_settings(app)
     items.extend(extra)
@@ -520,6 +522,85 @@ def settings_menu(app: App) -> ListMenu:
 
 
 PORT_SETTING = "serial.port"
+
+
+# --- names ---------------------------------------------------------------------------
+
+
+def sorted_names(names: list[str]) -> list[str]:
+    """Names in a stable alphabetical order (ä with a, upper and lower case alike)."""
+    plain = str.maketrans("äöüÄÖÜß", "aouAOUs")
+    return sorted(names, key=lambda n: (n.translate(plain).casefold(), n))
+
+
+NAME_REFUSED = {
+    "running": "{old} spielt in einer Partie, die nicht vorbei ist. Erst beenden oder verlassen.",
+    "together": "{old} und {new} haben zusammen gespielt: das sind zwei Spieler.",
+    "same": "Der Name ist derselbe.",
+    "unknown": "Den Namen {old} gibt es nicht mehr.",
+}
+"""Why the box refuses a rename (store.NameChange's `why`), in the players' words."""
+
+
+def names_menu(app: App) -> ListMenu:
+    """Einstellungen → Namen: the names the box offers at the seats, alphabetically (the
+    last player marked); OK on one renames or deletes it."""
+    last = app.store.last_name()
+    items = [
+        Item(f"{name} (zuletzt)" if name == last else name, partial(_name_menu, app, name))
+        for name in sorted_names(app.store.names())
+    ]
+    return ListMenu("Namen", items or [Item("Noch keine Namen", lambda: None)])
+
+
+def _name_menu(app: App, name: str) -> None:
+    app.push(ListMenu(name, [Item("Umbenennen", partial(_rename, app, name)),
+                             Item("Löschen", partial(_delete, app, name))]))  # fmt: skip
+
+
+def _names_again(app: App) -> None:
+    """Back to the list of names, as it is now."""
+    app.pop()  # the name's menu
+    app.replace(names_menu(app))
+
+
+def _delete(app: App, name: str) -> None:
+    def yes() -> None:
+        app.store.forget_name(name)  # gone already (from the laptop): nothing to do
+        app.pop()  # the question
+        _names_again(app)
+
+    app.push(Confirm(f"{name} aus den Namen löschen? Partien und Bestenliste bleiben.",
+                     yes, app.pop, "Löschen", "Nein"))  # fmt: skip
+
+
+def _rename(app: App, name: str) -> None:
+    from ..store import NameChange
+
+    def rename(new: str) -> None:
+        try:
+            merged = app.store.rename_name(name, new)
+        except NameChange as exc:
+            text = NAME_REFUSED.get(exc.why, str(exc)).format(old=name, new=new)
+            app.replace(Message("Umbenennen", text))
+            return
+        app.pop()  # the speller or the question
+        _names_again(app)
+        if merged:
+            app.push(Message("Umbenennen", f"{name} und {new} sind jetzt ein Spieler."))
+
+    def done(word: str) -> None:
+        new = word.strip()
+        if not new or new == name:
+            app.pop()
+            return
+        if new in app.store.names():
+            app.replace(Confirm(f"{new} gibt es schon. {name} und {new} zusammenlegen?",
+                                lambda: rename(new), app.pop, "Ja", "Nein"))  # fmt: skip
+            return
+        rename(new)
+
+    app.push(Speller("Neuer Name", done, ALPHABET, initial=name))
 
 
 def short_port(path: str) -> str:
