@@ -406,14 +406,50 @@ def test_golden_setup_the_summary_names_the_target_and_the_cap_before_the_start(
     box = summary_box(tmp_path, TWO, wuerfel="box")
     assert box.top.summary()["lines"] == [
         f"Ziel: {TARGET} Chips",
+        "etwa 6 Durchgänge, 20 Minuten",
         f"höchstens {LIMIT} Durchgänge",
         "2 Spieler, Würfel: Box",
         "Tafeln in Reihenfolge",
         "Beginn: Anna",
     ]
     assert box.store.unfinished_record() is None  # nothing is stored before Start
-    assert [k.label if k else "" for k in box.top.softkeys()] == ["", "", "Start", "Zurück"]
+    assert [k.label if k else "" for k in box.top.softkeys()] == ["-", "+", "Start", "Zurück"]
     assert_golden(box.frame().image, "engel-bengel_setup")
+
+
+def test_the_target_is_changed_at_the_setup_with_the_expected_length(tmp_path: Path) -> None:
+    """K1 less, K2 more: the target within the settings' bounds, the expected Durchgänge
+    and minutes with it; Start stores it in the record and as the next game's start."""
+    from spielleiter.games.engel_bengel.info import TARGET_BOUNDS
+
+    seats = [Seat("Anna"), *(Seat(f"Normal {i}", "computer", "normal") for i in (1, 2, 3))]
+    box = summary_box(tmp_path, seats, wuerfel="box")
+    lengths = []
+    for _ in range(20):
+        lines = box.top.summary()["lines"]
+        lengths.append((lines[0], lines[1]))
+        press(box, K1)
+    assert box.top.summary()["lines"][0] == f"Ziel: {TARGET_BOUNDS[0]} Chips"
+    assert lengths[0] == (f"Ziel: {TARGET} Chips", "etwa 8 Durchgänge, 15 Minuten")
+    assert box.top.summary()["lines"][1] == "etwa 1 Durchgang, 5 Minuten"
+    for _ in range(30):
+        press(box, K2)
+    assert box.top.summary()["lines"][0] == f"Ziel: {TARGET_BOUNDS[1]} Chips"
+    press(box, K1)
+    press(box, K3)  # Start
+    record = box.store.record(box.store.unfinished_record() or 0)
+    assert record.params["target"] == 145
+    assert box.store.settings()["engel-bengel.target"] == 145
+
+
+def test_a_fixed_number_of_durchgaenge_is_changed_at_the_setup(tmp_path: Path) -> None:
+    box = summary_box(tmp_path, TWO, wuerfel="box", end="durchgaenge")
+    assert box.top.summary()["lines"][:2] == ["Ende: 8 Durchgänge", "etwa 30 Minuten"]
+    press(box, K2, K2)
+    assert box.top.summary()["lines"][0] == "Ende: 12 Durchgänge"
+    press(box, K3)
+    record = box.store.record(box.store.unfinished_record() or 0)
+    assert record.params["durchgaenge"] == 12 and record.params["end"] == "durchgaenge"
 
 
 def test_the_summary_shows_the_settings_end_and_the_record_keeps_it(tmp_path: Path) -> None:
@@ -424,7 +460,7 @@ def test_the_summary_shows_the_settings_end_and_the_record_keeps_it(tmp_path: Pa
     }
     box = summary_box(tmp_path, TWO, wuerfel="box", settings=settings)
     lines = box.top.summary()["lines"]
-    assert lines[:2] == ["Ziel: 150 Chips", "höchstens 60 Durchgänge"]
+    assert [lines[0], lines[2]] == ["Ziel: 150 Chips", "höchstens 60 Durchgänge"]
     assert lines[-1] == "Beginn: ausgelost"
     press(box, K3)
     record = box.store.record(box.store.unfinished_record() or 0)
@@ -436,7 +472,8 @@ def test_with_a_fixed_number_the_summary_names_it(tmp_path: Path) -> None:
     box = summary_box(
         tmp_path, TWO, wuerfel="echt", settings={"engel-bengel.durchgaenge": 12}, end="durchgaenge"
     )
-    assert box.top.summary()["lines"][:2] == ["Ende: 12 Durchgänge", "2 Spieler, Würfel: echt"]
+    lines = box.top.summary()["lines"]
+    assert [lines[0], lines[2]] == ["Ende: 12 Durchgänge", "2 Spieler, Würfel: echt"]
 
 
 def test_zurueck_on_the_summary_goes_back_and_starts_nothing(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ Keys while a human places: K1 "Würfel" (the next value of the roll, then "Nochm
 roll starts at the table's suggestion. The chosen box is hatched, the chosen die inverted.
 
 Before the record starts, the setup's summary shows how the game ends (the target and the
-cap of Durchgänge, or the fixed number), who rolls, the stack and the start player (K3
-Start, K4 Zurück); during the match the pause menu's Info shows the same and the running
-Durchgang.
+cap of Durchgänge, or the fixed number: K1 less, K2 more) with the expected length in
+Durchgänge and minutes, who rolls, the stack and the start player (K3 Start, K4 Zurück);
+during the match the pause menu's Info shows the same and the running Durchgang.
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from typing import Any
 
 from spielleiter.games.base import Seat
 from spielleiter.games.catalog import Variant
+from spielleiter.games.engel_bengel.info import expected_durchgaenge, minutes
 from spielleiter.games.engel_bengel.rules import EngelBengelGame, Move, place_action
 from spielleiter.games.engel_bengel.table import EngelBengelTable
 from spielleiter.hal.keys import Key, KeyEvent
+from spielleiter.settings import SettingsError
 from spielleiter.ui.canvas import WIDTH, Canvas, fit_wrap, short_name
 from spielleiter.ui.fonts import LARGE, SMALL, TEXT, TINY
 from spielleiter.ui.game_screen import GameScreen
@@ -78,8 +80,28 @@ def match_lines(game: EngelBengelGame, wuerfel: str) -> list[str]:
     ]
 
 
+TARGET_STEPS = (81, 90, 100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150)
+"""The targets K1/K2 step through at the setup (within the settings' bounds)."""
+COUNT_STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)
+"""The fixed numbers of Durchgänge K1/K2 step through at the setup."""
+
+
+def length_line(game: EngelBengelGame, humans: int) -> str:
+    """How long the game is expected to last: "etwa 8 Durchgänge, 15 Minuten"."""
+    p = game.params
+    count = game.last_durchgang
+    rounds = expected_durchgaenge(game.num_players, p["end"], p["target"], count)
+    mins = minutes(game.num_players, humans, p["end"], p["target"], count)
+    if p["end"] != "ziel":
+        return f"etwa {mins} Minuten"
+    shown = max(1, round(rounds))
+    return f"etwa {shown} {'Durchgang' if shown == 1 else 'Durchgänge'}, {mins} Minuten"
+
+
 class SetupSummary(Screen):
-    """The match as it will be played, before its record starts: K3 Start, K4 Zurück."""
+    """The match as it will be played, before its record starts: how it ends (K1 less,
+    K2 more: the target, or the number of Durchgänge) and how long that is expected to
+    take, who rolls, the stack, who begins; K3 Start, K4 Zurück."""
 
     def __init__(self, params: dict[str, Any], seats: Sequence[Seat], meta: dict[str, Any]):
         self.params = params
@@ -87,27 +109,56 @@ class SetupSummary(Screen):
         self.meta = meta
         self.game = EngelBengelGame(params)
 
+    @property
+    def by_target(self) -> bool:
+        return self.game.params["end"] == "ziel"
+
     def lines(self) -> list[str]:
         if self.game.params["start"] == "erster":
             beginner = f"Beginn: {short_name(self.seats[0].name, 16)}"
         else:
             beginner = "Beginn: ausgelost"
-        return [*match_lines(self.game, self.meta["wuerfel"]), beginner]
+        humans = sum(1 for seat in self.seats if seat.is_human)
+        first, *rest = match_lines(self.game, self.meta["wuerfel"])
+        return [first, length_line(self.game, humans), *rest, beginner]
 
     def softkeys(self) -> list[SoftKey | None]:
-        return [None, None, SoftKey("Start", "\n"), SoftKey("Zurück", "\x08")]
+        return [SoftKey("-", "-h"), SoftKey("+", "+l"), SoftKey("Start", "\n"),
+                SoftKey("Zurück", "\x08")]  # fmt: skip
+
+    def change(self, step: int) -> None:
+        """The target (or the fixed number of Durchgänge) one step less or more."""
+        key, steps = ("target", TARGET_STEPS) if self.by_target else ("durchgaenge", COUNT_STEPS)
+        value = int(self.game.params[key])
+        if step > 0:
+            value = next((v for v in steps if v > value), steps[-1])
+        else:
+            value = next((v for v in reversed(steps) if v < value), steps[0])
+        self.params[key] = value
+        self.game = EngelBengelGame(self.params)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.long:
             return
-        if event.key == Key.K3:
+        if event.key in (Key.K1, Key.K2):
+            self.change(-1 if event.key == Key.K1 else 1)
+        elif event.key == Key.K3:
+            key = "target" if self.by_target else "durchgaenge"
+            try:  # the choice is the next game's start, as a house rule's is
+                self.app.store.set_settings({f"{GAME}.{key}": self.game.params[key]})
+                self.app.reload_settings()
+            except SettingsError:
+                pass
             launch(self.app, GAME, self.params, self.seats, self.meta)
         elif event.key == Key.K4:
             self.app.pop()
 
     def draw(self, canvas: Canvas) -> None:
         y = canvas.title(self.game.info.title)
-        canvas.wrap((2, y), "\n".join(self.lines()), SMALL, 124)
+        first, *rest = self.lines()
+        canvas.text((2, y), first, SMALL)
+        canvas.invert((0, y - 1, WIDTH - 1, y + 7))  # what K1 and K2 change
+        canvas.wrap((2, y + 9), "\n".join(rest), TINY, 124)
 
     def summary(self) -> dict[str, Any]:
         return {"screen": "engel-bengel.setup", "lines": self.lines()}
@@ -116,7 +167,7 @@ class SetupSummary(Screen):
         return [
             focus(self.game.info.title),
             focus(". ".join(self.lines())),
-            focus("Taste 3: Start. Taste 4: Zurück."),
+            focus("Taste 1: weniger. Taste 2: mehr. Taste 3: Start. Taste 4: Zurück."),
         ]
 
 
