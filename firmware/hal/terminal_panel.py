@@ -5,6 +5,10 @@ the frame, the key line and the help line), quadrant blocks (2x2: 66 x 36) and
 braille (2x4: 66 x 20, which fits an 80 x 24 terminal). When not even braille fits,
 one line says how large the terminal must be.
 
+In braille, a lit area with dark text in it (a title bar, a selected line) would be an
+even carpet of dots in which no letter shows; there the dots are drawn the other way
+round (`INVERTED`): the text as dots on the dark, as everywhere else.
+
     >>> from PIL import Image
     >>> lines = render(Image.new("1", (128, 64), 1), (80, 24), ["Nein", "", "", "Info"])
     >>> len(lines) <= 24 and max(map(len, lines)) <= 80
@@ -26,6 +30,11 @@ _QUADRANTS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
 """Index = upper-left 1 + upper-right 2 + lower-left 4 + lower-right 8."""
 _BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
                  (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))  # fmt: skip
+INVERTED = 0.55
+"""A braille cell whose surroundings (8 px to each side, 2 rows above and below its 4)
+are lit more than this share is part of an inverted area: its dots are drawn the other
+way round."""
+_AROUND = 8
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,20 @@ def cells(frame: Image.Image, rendering: Rendering) -> list[str]:
     def on(x: int, y: int) -> bool:
         return x < WIDTH and y < HEIGHT and bool(px[x, y])
 
+    lit: list[list[int]] = []
+    if rendering is BRAILLE:  # how many pixels are lit in each row up to x (prefix sums)
+        for y in range(HEIGHT):
+            sums = [0]
+            for x in range(WIDTH):
+                sums.append(sums[-1] + bool(px[x, y]))
+            lit.append(sums)
+
+    def inverted(left: int, top: int) -> bool:
+        x0, x1 = max(0, left - _AROUND), min(WIDTH, left + 2 + _AROUND)
+        ys = range(max(0, top - 2), min(HEIGHT, top + 6))
+        count = sum(lit[y][x1] - lit[y][x0] for y in ys)
+        return count > INVERTED * (x1 - x0) * len(ys)
+
     rows = []
     for top in range(0, HEIGHT, rendering.cell_h):
         row = []
@@ -82,6 +105,8 @@ def cells(frame: Image.Image, rendering: Rendering) -> list[str]:
                 row.append(_QUADRANTS[index])
             else:
                 bits = sum(bit for dx, dy, bit in _BRAILLE_BITS if on(left + dx, top + dy))
+                if inverted(left, top):
+                    bits ^= 0xFF
                 row.append(chr(0x2800 + bits))
         rows.append("".join(row))
     return rows
