@@ -341,3 +341,23 @@ def test_one_board_prints_as_one_page_and_one_face(
     template.write_text(json.dumps(default_templates()[0].to_json(), ensure_ascii=False), "utf-8")
     assert main(["print", "besenbingo", "--out", str(out), "--template", str(template)]) == 0
     assert "rules, 1 template)" in capsys.readouterr().out
+
+
+def test_engel_bengel_print_reads_in_black_and_white_and_tells_the_paper_setup() -> None:
+    """A black-and-white printer makes red and yellow greys: the mixed row's boxes say their
+    rule in signs too (★ = = for the red ones, ≠ = for the yellow), the two greys lie far
+    apart, and the foot of every page says what a table needs without the box (80 chips
+    each, the 30 dice shared out per player count)."""
+    from spielleiter.games.engel_bengel.faces import Row
+    from spielleiter.games.engel_bengel.sheets import RED, YELLOW, marks
+
+    def grey(colour: tuple[int, int, int]) -> float:
+        return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+
+    assert marks(Row("mixed", "white", 9, 5)) == ["★", "=", "=", "≠", "="]
+    assert grey(YELLOW) - grey(RED) > 120
+    sheet = faces_sheet(default_faces(), METRICS)
+    for page in range(sheet.pages):
+        foot = " ".join(t.text for t in texts_on(sheet, page))
+        assert "80 Chips" in foot and "30 Würfel" in foot
+        assert "2 Spieler je 15" in foot and "8 je 3" in foot

@@ -2,8 +2,10 @@
 
 Every board face on A4, two a page: six rows, each with its chips (a white label with +
 for an Engel row, a black one with − for a Bengel row) and its boxes (printed pips, ★ then
-= for a star row, three red and two yellow boxes for a mixed row), and a legend at the foot
-of every page. Drawn as commands (spielleiter.games.drawing) that the laptop renders.
+= for a star row, three red and two yellow boxes for a mixed row: ★ = = and ≠ =, so that
+a black-and-white printer's two greys need not tell them apart), and a legend at the foot
+of every page with what a table needs to play on paper (the chips and the dice per
+player). Drawn as commands (spielleiter.games.drawing) that the laptop renders.
 """
 
 from __future__ import annotations
@@ -13,17 +15,23 @@ from collections.abc import Sequence
 from ..drawing import A4, INK, MARGIN, PAPER, Drawing, Metrics
 from .faces import Face, Row, default_faces
 
-FACE_H = 128.0
+FACE_H = 124.0
 FACE_GAP = 6.0
 ROW_PITCH = 18.0
 BOX = 15.0
 """The side of a box in millimetres (room for a die laid on it)."""
 BOX_GAP = 3.0
 LABEL_W = 30.0
-RED, YELLOW = (230, 80, 70), (250, 210, 60)
+RED, YELLOW = (170, 30, 30), (255, 225, 80)
+"""Far apart in grey too (a luminance of about 70 and 215 of 255)."""
+DICE = 30
+CHIPS = 80
 LEGEND = (
     "Weiß (+): Wer das letzte Kästchen belegt, bekommt die Chips. Schwarz (−): zahlt sie.",
-    "★ beliebige Zahl, = dieselbe Zahl; rot/gelb: drei gleiche, dann zwei gleiche andere.",
+    "★ beliebige Zahl, = dieselbe Zahl; rot/gelb: drei gleiche, dann zwei gleiche andere (≠).",
+    f"Auf Papier: jeder bekommt {CHIPS} Chips, und die {DICE} Würfel werden gleich verteilt:",
+    ", ".join(f"{n} je {DICE // n}" if n > 2 else f"{n} Spieler je {DICE // n}"
+              for n in range(2, 9)) + "; der Rest bleibt in der Schachtel.",  # fmt: skip
 )
 
 
@@ -33,7 +41,7 @@ def marks(row: Row) -> list[str]:
         return [str(p) for p in row.pips]
     if row.kind == "star":
         return ["★"] + ["="] * (row.boxes - 1)
-    return ["", "=", "=", "", "="]
+    return ["★", "=", "=", "≠", "="]
 
 
 def draw_face(sheet: Drawing, face: Face, x: float, y: float, w: float) -> None:
@@ -52,7 +60,9 @@ def draw_face(sheet: Drawing, face: Face, x: float, y: float, w: float) -> None:
             colour = PAPER if row.kind != "mixed" else RED if k < 3 else YELLOW
             sheet.box(bx, top, BOX, BOX, line=0.8, fill=colour, role="box")
             if mark:
-                sheet.text(bx + BOX / 2, top + BOX / 2, mark, 20, bold=True, middle=True)
+                ink = PAPER if colour == RED else INK  # light on the dark red
+                sheet.text(bx + BOX / 2, top + BOX / 2, mark, 20, bold=True, middle=True,
+                           colour=ink)  # fmt: skip
 
 
 def faces_sheet(faces: Sequence[Face], metrics: Metrics) -> Drawing:
@@ -64,8 +74,8 @@ def faces_sheet(faces: Sequence[Face], metrics: Metrics) -> Drawing:
         for j, face in enumerate(faces[i : i + 2]):
             draw_face(sheet, face, MARGIN, MARGIN + j * (FACE_H + FACE_GAP), width)
         for k, line in enumerate(LEGEND):
-            sheet.text(MARGIN, A4[1] - MARGIN - 6 + 5.5 * k, line, 12, align="L", width=width,
-                       smallest=10)  # fmt: skip
+            sheet.text(MARGIN, A4[1] - MARGIN - 17 + 5.5 * k, line, 12, align="L",
+                       width=width, smallest=9)  # fmt: skip
     sheet.holds("{count} face", "{count} faces", len(faces))
     return sheet
 
