@@ -3,13 +3,18 @@ warning before a black row, the settlement after each Durchgang, the standings.
 
 The board screen: the six rows of the top face on the left (each row's chips on its left:
 "+5" white, an inverted "-4" black; a placed die is a filled box with its pips, a free box
-shows what it wants: its printed pips, "*" for a star box, "r"/"g" for a mixed row's red
-and yellow boxes); on the right the player whose turn it is, the roll (the chosen die
-inverted), the roll count and the dice aside, everyone's chips and the news.
+shows what it wants: its printed pips, "*" then "=" for a star row, "r"/"g" for a mixed
+row's red and yellow boxes, a number once the row's first die says it; the Hilfe's last
+pages say these signs in words); on the right the player whose turn it is, the roll (the
+chosen die inverted), the roll count and the dice aside, everyone's chips and the news.
+While the Durchgang just over waits for its settlement, the board shows the face it ended
+on (the table's `shown_position`), never the next.
 
 Keys while a human places: K1 "Würfel" (the next value of the roll, then "Nochmal"), K2
-"Reihe" (the next row), K3 "Legen" (or "Nochmal" when that is chosen), K4 "Stopp". A new
-roll starts at the table's suggestion. The chosen box is hatched, the chosen die inverted.
+"Reihe" (the next row), K3 "Legen" (or "Nochmal" when that is chosen), K4 "Stopp" (or
+"Tipp" while Stopp is not allowed, one human against computers). A new roll starts at the
+table's suggestion, never a black row that costs beside one that costs nothing. The
+chosen box is hatched, the chosen die inverted. Real dice: two presses a die.
 
 Before the record starts, the setup's summary shows how the game ends (the target and the
 cap of Durchgänge, or the fixed number: K1 less, K2 more) with the expected length in
