@@ -264,3 +264,33 @@ def test_engel_und_bengels_hilfe_says_its_signs_in_words(tmp_path: Path) -> None
     for words in ("schwarz (Bengel)", "weiß (Engel)", "gelegter Würfel", "* eine beliebige",
                   "= dieselbe", "rot"):  # fmt: skip
         assert words in text
+
+
+def test_the_biggest_numbers_fit(tmp_path: Path) -> None:
+    """The tables' numbers at their widest (three-digit points and chips, negative ones, a
+    big pot) on the game screens with the longest names and the most seats."""
+    found: list[tuple[str, str]] = []
+    store = Store.open(tmp_path / "data")
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(7))
+    box.reload_settings()
+    box.push(main_menu(box))
+
+    MATCHES["speedtombola-7"](box)
+    box.settle()
+    state = box.table.state
+    state.lots[0] = list(range(3, 36, 2))  # no run: every lot counts, about 300 points
+    state.groschen[1], state.groschen[2] = 55, 0
+    state.pot = 77
+    check(box, box.stack[1], "speedtombola big", found)
+
+    MATCHES["engel-bengel-8"](box)
+    box.settle()
+    state = box.table.state
+    state.chips[:] = [999, 0, 250, 99, 100, 1, 888, 777]
+    check(box, box.stack[1], "engel-bengel big", found)
+
+    MATCHES["bungee-digital"](box)
+    box.settle()
+    box.table.state.totals[:] = [250, -60, 199, -10, 105]
+    check(box, box.stack[1], "bungee big", found)
+    assert not found, "texts that do not fit:\n" + report(found)
