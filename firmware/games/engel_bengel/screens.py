@@ -294,7 +294,8 @@ class BoardScreen(GameScreen):
         first it fits (None: it fits none)."""
         rows = self.table.fitting_rows(die)
         free = [r for r in rows if not self.table.black_cost(place_action(r, die))]
-        return (free or rows or [None])[0]
+        found = free or rows
+        return found[0] if found else None
 
     def cycle(self) -> list[int]:
         """What K1 steps through: the roll's values, then Nochmal (0) where it is allowed."""
@@ -321,9 +322,9 @@ class BoardScreen(GameScreen):
         if event.key == Key.K1:
             cycle = self.cycle()
             self.die = cycle[(cycle.index(die) + 1) % len(cycle)] if die in cycle else cycle[0]
-            row = self.row_for(self.die) if self.die else None
-            if row is not None:
-                self.row = row
+            fitting = self.row_for(self.die) if self.die else None
+            if fitting is not None:
+                self.row = fitting
         elif event.key == Key.K2 and die:
             self.row = (row + 1) % 6
         elif event.key == Key.K3:
