@@ -144,7 +144,7 @@ def test_boards_stats_prints_the_same_json_however_it_runs(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytest.importorskip("distributed")
-    argv = ["boards", "stats", "engel-bengel", "--games", "24", "--seed", "3", "--json"]
+    argv = ["boards", "stats", "engel-bengel", "--games", "6", "--seed", "3", "--json"]
     outputs = []
     for where in (["--jobs", "1"], ["--jobs", "2"], ["--cluster", "local:2"]):
         assert cli.main([*argv, *where]) == 0
