@@ -15,7 +15,9 @@ from .output import show, table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("names", help=_("list or add player names"))
+    parser = subparsers.add_parser(
+        "names", help=_("list, add, delete or rename player names")
+    )
     sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
     lst = sub.add_parser("list", help=_("remembered names, most recent first"))
     lst.set_defaults(func=names_list)
@@ -28,18 +30,20 @@ def register(subparsers: Any) -> None:
     add_pin_arg(add)
     add.set_defaults(func=names_add)
     delete = sub.add_parser(
-        "delete", help="take a name off the names the box offers (its games and points stay)"
+        "delete", help=_("take a name off the names the box offers (its games and points stay)")
     )
-    delete.add_argument("name", metavar="NAME", help="the name as the box has it")
+    delete.add_argument("name", metavar="NAME", help=_("the name as the box has it"))
     add_pin_arg(delete)
     delete.set_defaults(func=names_delete)
     rename = sub.add_parser(
         "rename",
-        help="rename a player everywhere: the Bestenliste and the finished games follow; "
-        "onto a name that is there, the two are merged",
+        help=_(
+            "rename a player everywhere: the Bestenliste and the finished games follow; "
+            "onto a name that is there, the two are merged"
+        ),
     )
-    rename.add_argument("old", metavar="OLD", help="the name as the box has it")
-    rename.add_argument("new", metavar="NEW", help="the new name (up to 16 characters)")
+    rename.add_argument("old", metavar=_("OLD"), help=_("the name as the box has it"))
+    rename.add_argument("new", metavar=_("NEW"), help=_("the new name (up to 16 characters)"))
     add_pin_arg(rename)
     rename.set_defaults(func=names_rename)
     for p in (lst, add, delete, rename):
@@ -66,7 +70,7 @@ def names_rename(args: argparse.Namespace) -> int:
     def call(box: Any) -> int:
         result = call_with_pin(box, "names.rename", args.pin, old=args.old, new=args.new)
         if result.get("merged") and not args.json:
-            print(f"{result['old']} and {result['new']} are one player now")
+            print(_("{old} and {new} are one player now").format(**result))
         return _show(args, result)
 
     return run_with_device(args, call)

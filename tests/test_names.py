@@ -177,23 +177,19 @@ def test_the_link_renames_and_deletes_with_the_pin(store: Store) -> None:
     assert answer["deleted"] == "Ben" and answer["names"] == ["Annika"]
 
 
+@pytest.mark.usefixtures("english")
 def test_the_laptop_renames_and_deletes(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     from spielleiter.link.server import LinkServer
-    from spielleiter_host import i18n
     from spielleiter_host.cli import main
 
-    i18n.use("en")
-    try:
-        finished_match(store, ["Jorg", "Ben"], seed=1)
-        finished_match(store, ["Jörg"], seed=2)
-        with LinkServer.on_pty(FakeDevice(store)) as server:
-            port = ["--port", server.port_name, "--timeout", "3"]
-            assert main(["names", "rename", "Jorg", "Jörg", *port]) == 0
-            assert "one player now" in capsys.readouterr().out
-            assert main(["names", "delete", "Ben", *port]) == 0
-            assert main(["names", "delete", "Ben", *port]) == 1  # no such name any more
-    finally:
-        i18n.use(None)
+    finished_match(store, ["Jorg", "Ben"], seed=1)
+    finished_match(store, ["Jörg"], seed=2)
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        port = ["--port", server.port_name, "--timeout", "3"]
+        assert main(["names", "rename", "Jorg", "Jörg", *port]) == 0
+        assert "Jorg and Jörg are one player now" in capsys.readouterr().out
+        assert main(["names", "delete", "Ben", *port]) == 0
+        assert main(["names", "delete", "Ben", *port]) == 1  # no such name any more
     assert store.names() == ["Jörg"]
     assert {s.name for s in store.bestenliste(GAME)} == {"Jörg", "Ben"}
 

@@ -528,8 +528,11 @@ class DiceEntry(Screen):
 
     @property
     def value(self) -> str:
-        """The die being entered, as far as it is known: "1 bis 3" after the first press."""
-        return f"{self.group} bis {self.group + 2}" if self.group else "?"
+        """The die being entered, as far as it is known ("1 bis 3" after the first press),
+        in words for the speech."""
+        if not self.group:
+            return "Taste 1 für 1 bis 3, Taste 2 für 4 bis 6"
+        return f"{self.group} bis {self.group + 2}"
 
     def softkeys(self) -> list[SoftKey | None]:
         back = SoftKey("Zurück", "\x08") if self.group or self.values else None
