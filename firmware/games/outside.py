@@ -14,7 +14,7 @@ import difflib
 import importlib.util
 import operator
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +76,20 @@ def legal_answer(spec: str, view: dict[str, Any], legal: Sequence[int]) -> int:
         shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
         raise SeatError(f"{spec} answered {answer!r}: a bot answers one of view['legal'] ({shown})")
     return move
+
+
+def seat_of(name: str, bots: Any, opponents: Any) -> str:
+    """A game's seat, canonical: a level of its `bots` module, one of its test
+    `opponents` (OPPONENTS), or an outside bot; SeatError names an unknown one."""
+    return canonical(name, (*bots.LEVELS, *opponents.OPPONENTS))
+
+
+def player_of(name: str, bots: Any, opponents: Any) -> Callable[..., int]:
+    """A game's seat as a move function (view, rng) -> move: its bots' or test opponents'
+    `choose` at that level, or an outside bot asked for one of the view's `legal`."""
+    key = seat_of(name, bots, opponents)
+    if key in bots.LEVELS:
+        return partial(bots.choose, level=key)
+    if key in opponents.OPPONENTS:
+        return partial(opponents.choose, level=key)
+    return lambda view, rng: legal_answer(key, view, view["legal"])

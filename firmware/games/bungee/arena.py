@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from spielleiter.games import outside
@@ -24,17 +23,12 @@ Player = Callable[..., int]
 
 def seat(name: str) -> str:
     """The seat's canonical name (levels case-insensitive); SeatError names an unknown one."""
-    return outside.canonical(name, (*bots.LEVELS, *opponents.OPPONENTS))
+    return outside.seat_of(name, bots, opponents)
 
 
 def player(name: str) -> Player:
     """A seat's move function: (view, rng) -> move; an outside bot's view has `legal`."""
-    key = seat(name)
-    if key in bots.LEVELS:
-        return partial(bots.choose, level=key)
-    if key in opponents.OPPONENTS:
-        return partial(opponents.choose, level=key)
-    return lambda view, rng: outside.legal_answer(key, view, view["legal"])
+    return outside.player_of(name, bots, opponents)
 
 
 class Shuffler:
