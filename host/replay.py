@@ -21,12 +21,16 @@ from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, Game, State, ranks
 from spielleiter.records import Record, RecordError
 
-from .device import InvalidError, read_json
+from .device import InvalidError, UsageError, read_json
 from .i18n import _, pgettext
 from .output import print_json
 
 SCHEMA_VERSION = 1
 """The version of the match data `replay --json` prints (docs/records.md)."""
+
+VIEWS = ("all", "changes", "none")
+"""Which public views `replay --json` gives: the whole view after every action (the
+default), only what changed in it as a JSON Patch (view_patch), or none."""
 
 
 class ActionRefused(InvalidError):
@@ -153,10 +157,13 @@ def action_lines(record: Record, state: State, steps: list[Step]) -> str:
     return "\n".join(lines)
 
 
-def match_data(record: Record, where: str = "record") -> dict[str, Any]:
-    """The match as data (docs/records.md, "The match as data")."""
+def match_data(record: Record, where: str = "record", views: str = "all") -> dict[str, Any]:
+    """The match as data (docs/records.md, "The match as data"), with the public view
+    after each action as `views` asks (VIEWS)."""
+    if views not in VIEWS:
+        raise ValueError(f"views is one of {', '.join(VIEWS)}, not {views!r}")
     entry = _entry(record, where)
-    state, steps = played(record, where, views=True)
+    state, steps = played(record, where, views=views != "none")
     game = state.game
     names = seat_names(record, game)
     over = state.is_terminal()
@@ -165,7 +172,7 @@ def match_data(record: Record, where: str = "record") -> dict[str, Any]:
         returns = state.returns()
         places = state.places() if hasattr(state, "places") else ranks(returns)
         result = {"returns": returns, "places": list(places)}
-    return {
+    data: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "game": record.game,
         "title": entry.title,
@@ -185,9 +192,9 @@ def match_data(record: Record, where: str = "record") -> dict[str, Any]:
                 "move": step.words,
                 "hidden": step.hidden,
                 "entered": step.index in (record.meta.get("entered") or []),
-                "view": step.view,
+                **_view(steps, i, views),
             }
-            for step in steps
+            for i, step in enumerate(steps)
         ],
         "over": over,
         "result": result,
@@ -195,6 +202,52 @@ def match_data(record: Record, where: str = "record") -> dict[str, Any]:
         "taken_back": taken_back(record),
         "text": replay_text(record, where),
     }
+    if views != "all":  # the default output stays as it was before the choice
+        data["views"] = views
+    return data
+
+
+def _view(steps: list[Step], i: int, views: str) -> dict[str, Any]:
+    """An action's view as `views` asks: the whole "view" (all), a "view_patch" from the
+    view after the action before (changes; the first action's from {}), or none."""
+    if views == "none":
+        return {}
+    if views == "all":
+        return {"view": steps[i].view}
+    return {"view_patch": view_patch(steps[i - 1].view if i else {}, steps[i].view)}
+
+
+def view_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """A JSON Patch (RFC 6902) that turns the view `old` into `new`: a key that came or
+    changed is added or replaced whole, a gone key removed, and a list that only grew gets
+    its new items appended ("/moves/-"), so a match's growing move list is sent once.
+
+    >>> view_patch({"turn": 1, "moves": [4]}, {"turn": 2, "moves": [4, 7]})
+    [{'op': 'replace', 'path': '/turn', 'value': 2}, {'op': 'add', 'path': '/moves/-', 'value': 7}]
+    """
+    patch: list[dict[str, Any]] = []
+    for key in old:
+        if key not in new:
+            patch.append({"op": "remove", "path": _pointer(key)})
+    for key, value in new.items():
+        if key not in old:
+            patch.append({"op": "add", "path": _pointer(key), "value": value})
+            continue
+        before = old[key]
+        if before == value:
+            continue
+        grown = isinstance(before, list) and isinstance(value, list) and len(value) > len(before)
+        if grown and value[: len(before)] == before:
+            where = _pointer(key) + "/-"
+            patch.extend({"op": "add", "path": where, "value": v} for v in value[len(before) :])
+        else:
+            patch.append({"op": "replace", "path": _pointer(key), "value": value})
+    return patch
+
+
+def _pointer(key: str) -> str:
+    """A view's key as a JSON Pointer (RFC 6901): "~" and "/" escaped."""
+    return "/" + str(key).replace("~", "~0").replace("/", "~1")
 
 
 def awards(record: Record, entry: catalog.GameEntry, state: State) -> list[dict[str, Any]]:
@@ -263,9 +316,11 @@ def board_of(data: Any) -> str:
 
 def _command(args: argparse.Namespace) -> int:
     path = Path(args.record)
+    if args.views != "all" and not args.json:
+        raise UsageError(_("replay: --views goes with --json (see --help)"))
     record = read_record(path)
     if args.json:
-        print_json(match_data(record, str(path)))
+        print_json(match_data(record, str(path), args.views))
     else:
         print(replay_text(record, str(path)))
     return 0
@@ -283,5 +338,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--json",
         action="store_true",
         help=_("the match as data: every action, what all could see after it, the result"),
+    )
+    p.add_argument(
+        "--views",
+        choices=VIEWS,
+        default="all",
+        help=_(
+            "with --json, what all could see after each action: the whole view (all, the"
+            " default), only what changed as a JSON Patch (changes), or nothing (none)"
+        ),
     )
     p.set_defaults(func=_command)

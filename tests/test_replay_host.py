@@ -225,3 +225,69 @@ def test_engel_bengel_says_who_pays_a_black_row_they_cannot_afford() -> None:
     assert (
         payment_words(Payment(0, 2, -8, -3), "Anna") == "zahlt 3 statt 8: Anna hat nicht mehr Chips"
     )
+
+
+def apply_patch(view: dict, patch: list[dict]) -> dict:
+    """A view_patch applied as RFC 6902 says, for the operations replay uses."""
+    view = json.loads(json.dumps(view))
+    for op in patch:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"][1:].split("/")]
+        if op["op"] == "remove":
+            del view[parts[0]]
+        elif len(parts) == 2 and parts[1] == "-":
+            view[parts[0]].append(op["value"])
+        else:
+            view[parts[0]] = op["value"]
+    return view
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_views_changes_gives_patches_that_make_every_view(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--views changes`: each action's view_patch turns the view before into the view
+    after it, so applying them in order gives every view `--views all` gives."""
+    record = random_match(game, seed=4)
+    whole = replay_json(tmp_path, record, capsys)
+    path = tmp_path / "record.json"
+    assert main(["replay", str(path), "--json", "--views", "changes"]) == 0
+    changes = json.loads(capsys.readouterr().out)
+    jsonschema.validate(changes, schema())
+    assert changes["views"] == "changes" and "views" not in whole
+    view: dict = {}
+    for full, patched in zip(whole["actions"], changes["actions"], strict=True):
+        assert "view" not in patched
+        view = apply_patch(view, patched["view_patch"])
+        assert view == full["view"]
+        assert {k: v for k, v in patched.items() if k != "view_patch"} == {
+            k: v for k, v in full.items() if k != "view"
+        }
+    rest = {k: v for k, v in changes.items() if k not in ("actions", "views")}
+    assert rest == {k: v for k, v in whole.items() if k != "actions"}
+
+
+def test_a_growing_list_is_appended_not_repeated() -> None:
+    from spielleiter_host.replay import view_patch
+
+    assert view_patch({"moves": [[1], [2]], "a/b": 1}, {"moves": [[1], [2], [3]], "c": 0}) == [
+        {"op": "remove", "path": "/a~1b"},
+        {"op": "add", "path": "/moves/-", "value": [3]},
+        {"op": "add", "path": "/c", "value": 0},
+    ]
+    assert view_patch({"moves": [[1], [2]]}, {"moves": [[4]]}) == [
+        {"op": "replace", "path": "/moves", "value": [[4]]}
+    ]
+
+
+def test_views_none_leaves_the_views_out_and_needs_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(random_match("bungee", seed=5).dumps(), encoding="utf-8")
+    assert main(["replay", str(path), "--json", "--views", "none"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.validate(data, schema())
+    assert data["views"] == "none"
+    assert not [a for a in data["actions"] if "view" in a or "view_patch" in a]
+    assert main(["replay", str(path), "--views", "none"]) == 2
+    assert "--views goes with --json" in capsys.readouterr().err
