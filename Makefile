@@ -90,13 +90,16 @@ golden: $(STAMP)
 # the games' laptop texts (their laptop commands, the N_ help texts of their entries, what
 # their printed sheets hold) and bring the German catalog up to date; a new message comes
 # in untranslated, a changed one fuzzy: translate them in the .po (make test checks).
+# The box's texts for the laptop (firmware/texts.py) come in too: every T("...") and
+# around("...", ...) of the modules that import them (LINK_SOURCES).
 CATALOG_DIR := host/locale
 MESSAGE_SOURCES := $(wildcard firmware/games/*/laptop.py firmware/games/*/sheets.py \
 	firmware/games/*/__init__.py)
+LINK_SOURCES := $(shell grep -rlE --include=*.py '^from [.a-z_]*texts import' firmware | sort)
 messages: $(STAMP)
 	@mkdir -p build
 	$(BIN)/pybabel -q extract --sort-output --add-location=file -c TRANSLATORS: -k holds:1,2 \
-	  -o build/spielleiter_host.pot host $(MESSAGE_SOURCES)
+	  -k T -k around:1 -o build/spielleiter_host.pot host $(MESSAGE_SOURCES) $(LINK_SOURCES)
 	$(BIN)/pybabel -q update -i build/spielleiter_host.pot -d $(CATALOG_DIR) \
 	  -D spielleiter_host -l de --ignore-obsolete --init-missing
 

@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .texts import T
+
 log = logging.getLogger(__name__)
 
 PIN_SETTING = "admin.pin"
@@ -187,23 +189,37 @@ class PinGuard:
         if not stored:
             return
         if given is None:
-            raise PinRefused("required", 'an admin PIN is set: send it as "pin"')
+            raise PinRefused("required", T('an admin PIN is set: send it as "pin"'))
         wait = self.wait_s()
         if wait > 0:
             failures, _ = self.state()
+            seconds = math.ceil(wait)
             if self._held_left() >= wait:
-                why = f"PIN calls are held shut after the start ({self._held_why})"
+                why = T(
+                    "PIN calls are held shut after the start ({cause}): wait {seconds} s",
+                    cause=self._held_why,
+                    seconds=seconds,
+                )
+            elif failures >= LOCK_AFTER:
+                why = T(
+                    "PIN calls locked after {failures} wrong PIN(s): wait {seconds} s",
+                    failures=failures,
+                    seconds=seconds,
+                )
             else:
-                what = "locked after" if failures >= LOCK_AFTER else "backing off after"
-                why = f"PIN calls {what} {failures} wrong PIN(s)"
-            raise PinRefused("wait", f"{why}: wait {math.ceil(wait)} s", math.ceil(wait))
+                why = T(
+                    "PIN calls backing off after {failures} wrong PIN(s): wait {seconds} s",
+                    failures=failures,
+                    seconds=seconds,
+                )
+            raise PinRefused("wait", why, seconds)
         if isinstance(given, str) and verify_pin(given, stored):
             if self.state()[0]:
                 self._record(None)
             return
         failures = self.state()[0] + 1
         self._record({"failures": failures, "last": self.now()})
-        raise PinRefused("wrong", "wrong admin PIN", math.ceil(backoff_s(failures)))
+        raise PinRefused("wrong", T("wrong admin PIN"), math.ceil(backoff_s(failures)))
 
     def _record(self, value: dict[str, Any] | None) -> None:
         """Store the count; one the store cannot take stays in memory."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .games import catalog
+from .texts import T, around, text_of
 
 BOARD_BYTES_MAX = 16 * 1024
 """The most bytes of JSON one board may have (the store refuses more; the laptop tool says
@@ -21,7 +22,7 @@ class BoardError(ValueError):
     """An invalid board; `path` names the bad field (e.g. "grid[1][2]")."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
+        super().__init__(around("{path}: {why}", message, path=path) if path else message)
         self.path = path
         self.message = message
 
@@ -38,6 +39,7 @@ class BoardKind:
 
 
 _KINDS: dict[str, BoardKind] = {}
+
 
 def register(kind: BoardKind) -> None:
     """Make a game's boards known (tests register small schemas of their own)."""
@@ -62,7 +64,10 @@ def kind(game: str) -> BoardKind:
     """The board kind of a game; BoardError when the game has no boards."""
     found = kinds().get(game)
     if found is None:
-        raise BoardError("game", f"{game!r} has no boards; known: {', '.join(kinds()) or 'none'}")
+        known = ", ".join(kinds()) or "none"
+        raise BoardError(
+            "game", T("{game!r} has no boards; known: {known}", game=game, known=known)
+        )
     return found
 
 
@@ -94,5 +99,5 @@ def validate(game: str, data: Any) -> None:
         raise
     except ValueError as exc:
         path = str(getattr(exc, "path", ""))
-        message = str(getattr(exc, "message", exc))
-        raise BoardError(path, message) from exc
+        message = getattr(exc, "message", exc)
+        raise BoardError(path, text_of(message) or str(message)) from exc

@@ -34,6 +34,7 @@ from typing import Any
 
 from .games import catalog
 from .games.base import State, sample_chance
+from .texts import T
 
 __all__ = [
     "KEY_FILE",
@@ -198,12 +199,12 @@ def verify(record: Any) -> Verdict:
     """Check a record's chance against its commitment (a :class:`~spielleiter.records.Record`)."""
     chance = record.meta.get("chance")
     if not isinstance(chance, Mapping) or "commitment" not in chance:
-        return Verdict(False, reason="the record has no chance commitment (made before them)")
+        return Verdict(False, reason=T("the record has no chance commitment (made before them)"))
     if "secret" not in chance:
-        return Verdict(False, reason="the chance is still sealed: the match has not ended")
+        return Verdict(False, reason=T("the chance is still sealed: the match has not ended"))
     secret = str(chance["secret"])
     if commitment(secret) != chance["commitment"]:
-        return Verdict(False, reason="the revealed secret does not match the commitment")
+        return Verdict(False, reason=T("the revealed secret does not match the commitment"))
     entered = set(record.meta.get("entered", []))
     state = catalog.make(record.game, record.params).new_initial_state()
     drawn = typed = 0
@@ -214,11 +215,15 @@ def verify(record: Any) -> Verdict:
             else:
                 expected = draw(state, secret, i)
                 if action != expected:
-                    why = f"action {i} is {action}, the secret draws {expected}"
+                    why = T(
+                        "action {index} is {action}, the secret draws {expected}",
+                        index=i, action=action, expected=expected,
+                    )  # fmt: skip
                     return Verdict(False, drawn, typed, i, why, expected)
                 drawn += 1
         try:
             state.apply_action(action)
         except ValueError as exc:
-            return Verdict(False, drawn, typed, i, f"action {i} cannot be played: {exc}")
+            why = T("action {index} cannot be played: {why}", index=i, why=exc)
+            return Verdict(False, drawn, typed, i, why)
     return Verdict(True, drawn, typed)

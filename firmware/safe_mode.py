@@ -31,6 +31,7 @@ from . import __version__, admin
 from .hal.display import FrameSink
 from .hal.keys import REPEAT, Key, KeyEvent
 from .store import FILE_NAME, Store, StoreFault, newest_pin, write_restored
+from .texts import T
 from .ui.canvas import Canvas, ShownFrame
 from .ui.fonts import SMALL
 from .ui.screen import Screen, SoftKey, render
@@ -267,7 +268,7 @@ class SafeMode:
         self._values = GuardValues(pin, self.data_dir / GUARD_FILE, counted)
         self.pin_guard = admin.PinGuard(self._values, now)
         if not (self._values.writable and self._values.readable):
-            self.pin_guard.hold(UNCOUNTED_HOLD_S, "wrong PINs cannot be counted on this card")
+            self.pin_guard.hold(UNCOUNTED_HOLD_S, T("wrong PINs cannot be counted on this card"))
         self.speech: Any = None
         """Says the card (spielleiter.speech), as the box says its screens; None: silent."""
         self.notice: tuple[str, str] | None = None

@@ -24,6 +24,8 @@ import re
 import stat
 from typing import Any
 
+from .texts import T
+
 CLASSES = ("ttyS", "ttyAMA", "ttyGS", "ttyUSB", "ttyACM")
 """The kernel's serial tty classes the link may use (the systemd unit allows the same)."""
 
@@ -42,10 +44,10 @@ ROOT = "/"
 def name_problem(path: Any) -> str | None:
     """Why `path` does not name a serial port, from the name alone (None when it does)."""
     if not isinstance(path, str) or not path.strip() or len(path) > 200:
-        return f"must be the path of a serial device ({WANT})"
+        return T("must be the path of a serial device ({want})", want=WANT)
     if _TTY.fullmatch(path) or (_ALIAS.fullmatch(path) and not path.endswith("/..")):
         return None
-    return f"{path[:60]!r} is not a serial device ({WANT})"
+    return T("{path!r} is not a serial device ({want})", path=path[:60], want=WANT)
 
 
 def port_problem(path: Any, *, absent_ok: bool = False) -> str | None:
@@ -60,19 +62,22 @@ def port_problem(path: Any, *, absent_ok: bool = False) -> str | None:
         return problem
     real = _resolve(path)
     if real is None:
-        return f"{path[:60]!r} leads outside /dev ({WANT})"
+        return T("{path!r} leads outside /dev ({want})", path=path[:60], want=WANT)
     try:
         mode = os.stat(_local(real)).st_mode
     except FileNotFoundError:
         if absent_ok and not os.path.lexists(_local(path)):
             return None
-        return f"{path[:60]!r} is not there: no such serial device now"
+        return T("{path!r} is not there: no such serial device now", path=path[:60])
     except OSError as exc:
-        return f"{path[:60]!r} cannot be looked at: {exc.strerror}"
+        return T("{path!r} cannot be looked at: {why}", path=path[:60], why=exc.strerror)
     if not _TTY.fullmatch(real):
-        return f"{path[:60]!r} leads to {real[:60]!r}, which is not a serial device ({WANT})"
+        return T(
+            "{path!r} leads to {real!r}, which is not a serial device ({want})",
+            path=path[:60], real=real[:60], want=WANT,
+        )  # fmt: skip
     if not stat.S_ISCHR(mode):
-        return f"{path[:60]!r} is not a serial device: not a character device"
+        return T("{path!r} is not a serial device: not a character device", path=path[:60])
     return None
 
 

@@ -10,12 +10,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .texts import T, around
+
 
 class SettingsError(ValueError):
     """A rejected settings change; `key` names the setting, the message says why."""
 
     def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}")
+        super().__init__(around("{key}: {why}", message, key=key))
         self.key = key
         self.message = message
 
@@ -32,50 +34,54 @@ class Setting:
 def _int_range(lo: int, hi: int) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
         if isinstance(v, bool) or not isinstance(v, int):
-            return f"must be a whole number from {lo} to {hi}"
-        return None if lo <= v <= hi else f"must be from {lo} to {hi}, not {v}"
+            return T("must be a whole number from {low} to {high}", low=lo, high=hi)
+        return None if lo <= v <= hi else T("must be from {low} to {high}, not {value}", low=lo,
+                                             high=hi, value=v)  # fmt: skip
 
     return check
 
 
 def _one_of(*choices: Any) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
+        wrong = T("must be one of {choices}", choices=", ".join(map(str, choices)))
         if isinstance(v, bool) and not any(isinstance(c, bool) for c in choices):
-            return f"must be one of {', '.join(map(str, choices))}"
-        return None if v in choices else f"must be one of {', '.join(map(str, choices))}"
+            return wrong
+        return None if v in choices else wrong
 
     return check
 
 
 def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "must be true or false"
+    return None if isinstance(v, bool) else T("must be true or false")
 
 
 def _pin(v: Any) -> str | None:
     if not isinstance(v, str):
-        return "must be a string of 4 to 8 digits, or empty for no PIN"
+        return T("must be a string of 4 to 8 digits, or empty for no PIN")
     if v == "" or (v.isdigit() and v.isascii() and 4 <= len(v) <= 8):
         return None
-    return "must be 4 to 8 digits, or empty for no PIN"
+    return T("must be 4 to 8 digits, or empty for no PIN")
 
 
 def _str(v: Any) -> str | None:
-    return None if isinstance(v, str) and len(v) <= 200 else "must be a short string"
+    return None if isinstance(v, str) and len(v) <= 200 else T("must be a short string")
 
 
 def _calibration(v: Any) -> str | None:
     if v is None:
         return None
     if not isinstance(v, dict):
-        return "must be an object (see docs/spinner.md) or null"
+        return T("must be an object (see docs/spinner.md) or null")
     from .hal.spinner import Calibration
 
     try:
         cal = Calibration.from_json(v)
     except (ValueError, TypeError) as exc:
-        return f"invalid calibration: {exc}"
+        return around("invalid calibration: {why}", exc)
     if cal.sectors != Calibration().sectors:
-        return f"invalid calibration: the spinner has {Calibration().sectors} sectors"
+        return T(
+            "invalid calibration: the spinner has {sectors} sectors", sectors=Calibration().sectors
+        )
     return None
 
 
@@ -152,15 +158,18 @@ def defaults() -> dict[str, Any]:
 def validate(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Check a batch of changes; raise SettingsError on the first bad one, else return it."""
     if not isinstance(changes, Mapping):
-        raise SettingsError("(settings)", "changes must be an object of key: value")
+        raise SettingsError("(settings)", T("changes must be an object of key: value"))
     for key, value in changes.items():
         setting = SETTINGS.get(key)
         if setting is None:
             import difflib  # only for a mistyped name: not at the start
 
             close = difflib.get_close_matches(str(key), list(SETTINGS), n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise SettingsError(key, f"no such setting{hint}")
+            if close:
+                raise SettingsError(
+                    key, T("no such setting (did you mean {close}?)", close=close[0])
+                )
+            raise SettingsError(key, T("no such setting"))
         problem = setting.check(value)
         if problem:
             raise SettingsError(key, problem)
@@ -273,7 +282,7 @@ def stored_value(key: str, text: Any) -> Any:
     """
     setting = SETTINGS.get(key) if isinstance(key, str) else None
     if setting is None:
-        raise SettingsError(str(key), "no such setting")
+        raise SettingsError(str(key), T("no such setting"))
     try:
         value = parse_stored(text)
     except ValueError as exc:
@@ -281,7 +290,7 @@ def stored_value(key: str, text: Any) -> Any:
     try:
         problem = _stored_check(key, setting)(value)
     except (TypeError, ValueError) as exc:
-        problem = f"cannot be checked: {exc}"
+        problem = T("cannot be checked: {why}", why=str(exc))
     if problem:
         raise SettingsError(key, problem)
     return value

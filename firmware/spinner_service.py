@@ -46,6 +46,7 @@ from .hal.spinner import (
     SpinnerSampler,
 )
 from .link.protocol import calibration_problem
+from .texts import T
 
 SENSOR = "sensor"
 ELECTRONIC = "electronic"
@@ -343,13 +344,13 @@ class SpinnerService:
         """
         problem = calibration_problem(dict(params) if isinstance(params, Mapping) else params)
         if problem is not None:
-            raise ValueError(f"{problem[0]}: {problem[1]}")
+            raise ValueError(T("{field}: {why}", field=problem[0], why=problem[1]))
         cal = self.calibration
         action = params.get("action")
         if "calibration" in params:
             data = params["calibration"]
             if not isinstance(data, Mapping):
-                raise ValueError("calibration must be an object")
+                raise ValueError(T("calibration must be an object"))
             new = Calibration.from_json(data)
         elif action == "zero":
             new = cal.with_zero(self.reading())
@@ -359,19 +360,31 @@ class SpinnerService:
                 isinstance(r, int | float) and not isinstance(r, bool) and math.isfinite(r)
                 for r in readings
             ):
-                raise ValueError("readings must be a list of angles in degrees")
+                raise ValueError(T("readings must be a list of angles in degrees"))
             if len(readings) != cal.sectors:
-                raise ValueError(f"readings: want {cal.sectors} boundaries, got {len(readings)}")
+                raise ValueError(
+                    T(
+                        "readings: want {sectors} boundaries, got {count}",
+                        sectors=cal.sectors,
+                        count=len(readings),
+                    )
+                )
             new = Calibration.from_boundaries(
                 [float(r) % 360.0 for r in readings], cal.margin_deg, cal.labels
             )
         elif action == "reset":
             new = Calibration.equal(cal.sectors)
         else:
-            raise ValueError('want {"action": "zero" | "boundaries" | "reset"} or {"calibration"}')
+            raise ValueError(
+                T('want {{"action": "zero" | "boundaries" | "reset"}} or {{"calibration"}}')
+            )
         if new.sectors != cal.sectors:
             raise ValueError(
-                f"calibration: the spinner has {cal.sectors} sectors, not {new.sectors}"
+                T(
+                    "calibration: the spinner has {sectors} sectors, not {given}",
+                    sectors=cal.sectors,
+                    given=new.sectors,
+                )
             )
         if not check_only:
             self.save(new)

@@ -37,6 +37,7 @@ from typing import IO, Any, NamedTuple
 from . import admin, boards, settings
 from .games.base import Seat
 from .records import Record, RecordError
+from .texts import T, around
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +80,21 @@ def text_problem(text: str) -> str | None:
     """
     unshown = sorted({c for c in text if ord(c) > 0xFF}, key=text.index)
     if unshown:
-        return (
-            f"the box's screen cannot show {''.join(unshown)!r}"
-            " (letters with umlauts and accents such as ä, ß, é are fine)"
+        return T(
+            "the box's screen cannot show {signs!r}"
+            " (letters with umlauts and accents such as ä, ß, é are fine)",
+            signs="".join(unshown),
         )
     if not text.isprintable() or "\xad" in text or "\xa0" in text:
-        return "a name has no control characters"
+        return T("a name has no control characters")
     return None
+
+
+def board_name_problem(problem: str) -> str:
+    """text_problem's words said of a board's name."""
+    if problem == "a name has no control characters":
+        return T("a board's name has no control characters")
+    return problem
 
 
 class NameChange(ValueError):
@@ -107,10 +116,9 @@ class BackupError(ValueError):
     """
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(around("{path}: {why}", message, path=path))
         self.path = path
         self.message = message
-
 
 
 def _seat_names_of(seats: Any, meta: Any) -> set[str]:
@@ -149,6 +157,7 @@ def _renamed_meta(meta: dict[str, Any], old: str, new: str) -> dict[str, Any]:
             value = [new if v == old else v for v in value]
         out[key] = value
     return out
+
 
 class StoreFault(Exception):
     """The store cannot be used as it is: `kind` names the fault, `detail` what sqlite said.
@@ -636,7 +645,12 @@ class Store:
             live = int(self._query("PRAGMA page_size")[0][0])
             if pages != live:
                 raise BackupError(
-                    "data", f"the backup has {pages}-byte pages, the box's store {live}-byte pages"
+                    "data",
+                    T(
+                        "the backup has {pages}-byte pages, the box's store {live}-byte pages",
+                        pages=pages,
+                        live=live,
+                    ),  # fmt: skip
                 )
             try:
                 self.backup("restore")
@@ -1106,7 +1120,7 @@ class Store:
         one). What the name played stays: its records, its Bestenliste line."""
         with self._tx() as db:
             if db.execute("DELETE FROM names WHERE name=?", (name,)).rowcount == 0:
-                raise NameChange("unknown", f"no name {name!r}")
+                raise NameChange("unknown", T("no name {name!r}", name=name))
 
     def rename_name(self, old: str, new: str) -> bool:
         """Rename a player, in one transaction: the names offered, the Bestenliste's awards,
@@ -1116,12 +1130,12 @@ class Store:
         when `old` is no name, `new` is `old`, a match not over seats `old` (leave or
         finish it first), or `old` and `new` played in one match (two players)."""
         if old == new:
-            raise NameChange("same", "the new name is the old one")
+            raise NameChange("same", T("the new name is the old one"))
         with self._tx() as db:
             known = {n for (n,) in db.execute("SELECT name FROM names WHERE name IN (?, ?)",
                                               (old, new))}  # fmt: skip
             if old not in known:
-                raise NameChange("unknown", f"no name {old!r}")
+                raise NameChange("unknown", T("no name {name!r}", name=old))
             merged = new in known
             changed = []
             for rid, seats_text, meta_text, finished, abandoned in db.execute(
@@ -1132,9 +1146,20 @@ class Store:
                 if old not in names:
                     continue
                 if not finished and not abandoned:
-                    raise NameChange("running", f"{old} sits in match {rid}, which is not over")
+                    raise NameChange(
+                        "running",
+                        T("{name} sits in match {id}, which is not over", name=old, id=rid),
+                    )
                 if new in names:
-                    raise NameChange("together", f"{old} and {new} played together in match {rid}")
+                    raise NameChange(
+                        "together",
+                        T(
+                            "{old} and {new} played together in match {id}",
+                            old=old,
+                            new=new,
+                            id=rid,
+                        ),
+                    )
                 changed.append((json.dumps(_renamed_seats(seats, old, new)),
                                 json.dumps(_renamed_meta(meta, old, new)), rid))  # fmt: skip
             db.executemany("UPDATE records SET seats=?, meta=? WHERE id=?", changed)
@@ -1184,34 +1209,43 @@ class Store:
         uploaded = set(self.uploaded_boards(game))
         if len(uploaded | set(items)) > BOARDS_MAX:
             raise boards.BoardError(
-                "boards", f"a game keeps at most {BOARDS_MAX} uploaded boards; delete some first"
+                "boards",
+                T(
+                    "a game keeps at most {most} uploaded boards; delete some first",
+                    most=BOARDS_MAX,
+                ),
             )
         for name, data in items.items():
             if not isinstance(name, str) or not name or len(name) > 64:
-                raise boards.BoardError("name", "a board needs a name of 1 to 64 characters")
+                raise boards.BoardError("name", T("a board needs a name of 1 to 64 characters"))
             shown = data.get("name") if isinstance(data, dict) else None
             for text in (name, shown) if isinstance(shown, str) else (name,):
                 problem = text_problem(text)  # the panel shows a board by its name
                 if problem:
-                    raise boards.BoardError("name", problem.replace("a name", "a board's name"))
+                    raise boards.BoardError("name", board_name_problem(problem))
             size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
             if size > BOARD_BYTES_MAX:
                 raise boards.BoardError(
-                    name, f"a board has at most {BOARD_BYTES_MAX} bytes of JSON, not {size}"
-                )
+                    name,
+                    T("a board has at most {most} bytes of JSON, not {size}",
+                      most=BOARD_BYTES_MAX, size=size),
+                )  # fmt: skip
             try:
                 boards.validate(game, data)
             except boards.BoardError as exc:
-                raise boards.BoardError(exc.path, f"{exc.message} (board {name!r})") from exc
+                raise boards.BoardError(
+                    exc.path, around("{why} (board {name!r})", exc.message, name=name)
+                ) from exc
         kept = self.boards(game)
         for name, data in items.items():  # no board twice under two names
             others = {n: d for n, d in {**kept, **items}.items() if n != name}
             twin = boards.twin(game, data, others)
             if twin is not None:
                 raise boards.BoardError(
-                    name, f"the same as the board {twin!r} (a copy, or the same game): "
-                    "boards must differ",
-                )
+                    name,
+                    T("the same as the board {twin!r} (a copy, or the same game): boards must"
+                      " differ", twin=twin),
+                )  # fmt: skip
 
     def put_boards(self, game: str, items: Mapping[str, Any]) -> None:
         """Check every board first (check_boards), then store them all in one transaction."""
@@ -1243,24 +1277,32 @@ def check_backup(data: bytes) -> sqlite3.Connection:
     records readable and each open one replayed, the other tables' types and ranges.
     """
     if len(data) > RESTORE_BYTES_MAX:
-        raise BackupError("data", f"a backup has at most {RESTORE_BYTES_MAX} bytes")
+        raise BackupError("data", T("a backup has at most {most} bytes", most=RESTORE_BYTES_MAX))
     if not data.startswith(_SQLITE_HEADER):
-        raise BackupError("data", "not an sqlite database")
+        raise BackupError("data", T("not an sqlite database"))
     mem = sqlite3.connect(":memory:", isolation_level=None)
     try:
         try:
             mem.deserialize(_rollback_journal(data))
             verdict = [str(r[0]) for r in mem.execute("PRAGMA integrity_check").fetchall()]
             if verdict != ["ok"]:
-                raise BackupError("data", f"the backup is corrupt: {'; '.join(verdict)[:200]}")
+                raise BackupError(
+                    "data", T("the backup is corrupt: {why}", why="; ".join(verdict)[:200])
+                )
             encoding = str(mem.execute("PRAGMA encoding").fetchone()[0])
             if encoding != "UTF-8":
-                raise BackupError("data", f"the backup's text is {encoding}, the box's UTF-8")
+                raise BackupError(
+                    "data", T("the backup's text is {encoding}, the box's UTF-8", encoding=encoding)
+                )
             version = int(mem.execute("PRAGMA user_version").fetchone()[0])
             if not 1 <= version <= SCHEMA_VERSION:
                 raise BackupError(
                     "schema",
-                    f"schema version {version} is not one this box knows (1 to {SCHEMA_VERSION})",
+                    T(
+                        "schema version {version} is not one this box knows (1 to {newest})",
+                        version=version,
+                        newest=SCHEMA_VERSION,
+                    ),  # fmt: skip
                 )
             _check_schema(mem, version)
             if version != SCHEMA_VERSION:
@@ -1270,7 +1312,9 @@ def check_backup(data: bytes) -> sqlite3.Connection:
                 _check_schema(mem, SCHEMA_VERSION)  # what the migration made of it
             _check_rows(mem)
         except sqlite3.Error as exc:
-            raise BackupError("data", f"not a sound sqlite database: {exc}") from exc
+            raise BackupError(
+                "data", T("not a sound sqlite database: {why}", why=str(exc))
+            ) from exc
     except BaseException:
         mem.close()
         raise
@@ -1340,31 +1384,35 @@ def _check_types(db: sqlite3.Connection) -> None:
         column = next(c for c, kinds in columns.items() if got[c] not in kinds)
         raise BackupError(
             f"{_row(table, found[: len(key)])}.{column}",
-            f"must be {' or '.join(columns[column])}, not {got[column]}",
+            T("must be {kinds}, not {kind}", kinds=" or ".join(columns[column]), kind=got[column]),
         )
 
 
 def _text(path: str, value: Any, limit: int = TEXT_MAX) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= limit:
-        raise BackupError(path, f"must be a text of 1 to {limit} characters")
+        raise BackupError(path, T("must be a text of 1 to {most} characters", most=limit))
     return value
 
 
 def _finite(path: str, value: Any) -> float:
     if not isinstance(value, int | float) or not -1e300 < value < 1e300:
-        raise BackupError(path, "must be a finite number")
+        raise BackupError(path, T("must be a finite number"))
     return float(value)
 
 
 def _count(path: str, value: Any, low: int) -> int:
     if not isinstance(value, int) or not low <= value <= COUNT_MAX:
-        raise BackupError(path, f"must be a whole number from {low} to {COUNT_MAX}")
+        raise BackupError(
+            path, T("must be a whole number from {low} to {high}", low=low, high=COUNT_MAX)
+        )
     return value
 
 
 def _points(path: str, value: Any) -> None:
     if not isinstance(value, int) or abs(value) > COUNT_MAX:
-        raise BackupError(path, f"must be a whole number from -{COUNT_MAX} to {COUNT_MAX}")
+        raise BackupError(
+            path, T("must be a whole number from {low} to {high}", low=-COUNT_MAX, high=COUNT_MAX)
+        )
 
 
 def _json_field(where: str, field: str, text: Any, kind: type) -> Any:
@@ -1374,22 +1422,22 @@ def _json_field(where: str, field: str, text: Any, kind: type) -> Any:
     except ValueError as exc:
         raise BackupError(f"{where}.{field}", str(exc)) from None
     if not isinstance(value, kind):
-        want = "an object" if kind is dict else "a list"
-        raise BackupError(f"{where}.{field}", f"must be {want} in JSON")
+        want = T("an object") if kind is dict else T("a list")
+        raise BackupError(f"{where}.{field}", T("must be {kind} in JSON", kind=want))
     return value
 
 
 def _seats_of(where: str, seats: list[Any]) -> list[Seat]:
     """Stored seats as Seats: each an object of a name, a kind and a computer's level."""
     if not 1 <= len(seats) <= SEATS_MAX:
-        raise BackupError(f"{where}.seats", f"a record has 1 to {SEATS_MAX} seats")
+        raise BackupError(f"{where}.seats", T("a record has 1 to {most} seats", most=SEATS_MAX))
     found = []
     for i, seat in enumerate(seats):
         path = f"{where}.seats[{i}]"
         if not isinstance(seat, dict) or set(seat) - {"name", "kind", "level"}:
-            raise BackupError(path, "a seat is an object of name, kind and level")
+            raise BackupError(path, T("a seat is an object of name, kind and level"))
         if seat.get("kind", "human") not in ("human", "computer"):
-            raise BackupError(f"{path}.kind", "must be human or computer")
+            raise BackupError(f"{path}.kind", T("must be human or computer"))
         level = seat.get("level", "")
         if level != "":
             _text(f"{path}.level", level)
@@ -1454,7 +1502,7 @@ def _check_records(db: sqlite3.Connection) -> None:
         "SELECT record_id, idx FROM actions WHERE record_id NOT IN (SELECT id FROM records) LIMIT 1"
     ).fetchone()
     if orphan is not None:
-        raise BackupError(f"{_row('actions', orphan)}.record_id", "no such record")
+        raise BackupError(f"{_row('actions', orphan)}.record_id", T("no such record"))
     gap = db.execute(
         "SELECT record_id FROM actions GROUP BY record_id"
         " HAVING MIN(idx) != 0 OR MAX(idx) != COUNT(*) - 1 LIMIT 1"
@@ -1473,7 +1521,7 @@ def _check_records(db: sqlite3.Connection) -> None:
         _finite(f"{where}.updated", updated)
         for field, flag in (("finished", finished), ("abandoned", abandoned)):
             if flag not in (0, 1):
-                raise BackupError(f"{where}.{field}", "must be 0 or 1")
+                raise BackupError(f"{where}.{field}", T("must be 0 or 1"))
         record = _record_of(rid, game, params, seats, meta, finished, [])
         if finished or abandoned:
             continue  # never resumed: its actions are not replayed (docs/protocol.md)
@@ -1493,13 +1541,17 @@ def _replays(where: str, record: Record) -> None:
     try:
         record.make_game()
     except catalog.UnknownGame:
-        raise BackupError(f"{where}.game", f"no game {record.game!r} on this box") from None
+        raise BackupError(
+            f"{where}.game", T("no game {game!r} on this box", game=record.game)
+        ) from None
     except Exception as exc:  # noqa: BLE001 - hostile parameters may break a game in any way
-        raise BackupError(f"{where}.params", f"the game refuses them: {exc}") from None
+        raise BackupError(f"{where}.params", T("the game refuses them: {why}", why=exc)) from None
     try:
         record.replay()
     except RecordError as exc:
-        raise BackupError(f"{where}.actions", f"the record does not replay: {exc}") from None
+        raise BackupError(
+            f"{where}.actions", T("the record does not replay: {why}", why=exc)
+        ) from None
     except Exception as exc:  # noqa: BLE001 - a replay of hostile actions may fail in any way
         raise BackupError(f"{where}.actions", f"the record does not replay: {exc!r}") from None
 
@@ -1513,9 +1565,13 @@ def _check_boards(db: sqlite3.Connection) -> None:
         _text(f"{where}.name", name)
         counts[game] = counts.get(game, 0) + 1
         if counts[game] > BOARDS_MAX:
-            raise BackupError(f"{where}.name", f"a game keeps at most {BOARDS_MAX} boards")
+            raise BackupError(
+                f"{where}.name", T("a game keeps at most {most} boards", most=BOARDS_MAX)
+            )
         if len(data.encode("utf-8")) > BOARD_BYTES_MAX:
-            raise BackupError(f"{where}.data", f"a board has at most {BOARD_BYTES_MAX} bytes")
+            raise BackupError(
+                f"{where}.data", T("a board has at most {most} bytes", most=BOARD_BYTES_MAX)
+            )
         try:
             boards.validate(game, settings.parse_stored(data))
         except boards.BoardError as exc:

@@ -126,7 +126,10 @@ RESULTS: dict[str, Any] = {
         "protocol": INT, "methods": [STR], "pin_set": BOOL, "fault": Nullable(_FAULT),
     },
     "settings.get": {"settings": OBJECT, "defaults": OBJECT, "help": MapOf(STR), "pin_set": BOOL},
-    "settings.set": {"settings": OBJECT, "pin_set": BOOL, "warning": Optional(STR)},
+    "settings.set": {
+        "settings": OBJECT, "pin_set": BOOL, "warning": Optional(STR),
+        "warning_text": Optional(OBJECT),
+    },
     "boards.list": {"boards": [_BOARD_LINE]},
     "boards.get": {"game": STR, "name": STR, "board": OBJECT},
     "boards.put": {"game": STR, "stored": [STR]},

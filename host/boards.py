@@ -64,7 +64,10 @@ def board_not_found(box: Device, exc: RemoteError, game: str, name: str, uploade
     hint = did_you_mean(name, names)
     if not hint:
         raise exc
-    raise RemoteError(exc.code, f"{exc.message}{hint}", exc.data) from None
+    data = exc.data  # its text is said already, in exc.message
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "text"}
+    raise RemoteError(exc.code, f"{exc.message}{hint}", data) from None
 
 
 def register(subparsers: Any) -> None:

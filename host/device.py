@@ -43,7 +43,7 @@ from spielleiter.link.protocol import (
 )
 
 from . import answers
-from .i18n import _
+from .i18n import _, box_text
 
 DEFAULT_TIMEOUT_S = 5.0
 RESPONSE_LIMIT = 64 * 1024 * 1024
@@ -110,10 +110,14 @@ class AnswerError(HostError):
 
 
 class RemoteError(HostError):
-    """The box answered with a JSON-RPC error."""
+    """The box answered with a JSON-RPC error: its message in the tool's language, where the
+    box sent its text for the catalog (i18n.box_text), else as the box said it."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
+        text = data.get("text") if isinstance(data, dict) else None
+        super().__init__(box_text(message, text))
+        self.english = message
+        """The box's own words, as they came (the message says them in the tool's language)."""
         self.code = code
         self.data = data
         self.exit_code = EXIT_INVALID if code == VALIDATION_ERROR else EXIT_REFUSED
@@ -323,6 +327,9 @@ class Device:
                 # the box could not read our request (too long, not JSON ...): it answers
                 # with id null, and that answer is ours, as nothing else is in flight
                 code, text, data = rpc_error(method, message["error"])
+                if isinstance(data, dict):  # its text is said inside this one
+                    text = box_text(text, data.get("text"))
+                    data = {k: v for k, v in data.items() if k != "text"}
                 raise RemoteError(
                     code,
                     _("the box could not read the {method} request: {why}").format(

@@ -39,6 +39,7 @@ import struct
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import resources
+from typing import Any
 
 LANGUAGES = ("de", "en")
 DEFAULT = "de"
@@ -52,6 +53,8 @@ _current: _gettext.NullTranslations | None = None
 """The catalog in use; None until a message is first asked for (then the locale's)."""
 _language = DEFAULT
 _loaded: dict[str, _gettext.NullTranslations] = {}
+_known: dict[str, frozenset[str]] = {}
+"""The messages each catalog translates (a box's text the catalog lacks stays English)."""
 
 
 def N_(message: str) -> str:
@@ -158,7 +161,59 @@ def _catalog(lang: str) -> _gettext.NullTranslations:
     if lang not in _loaded:
         entries = read_po(catalog_text(lang))
         _loaded[lang] = _gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
+        _known[lang] = frozenset(k for k in entries if isinstance(k, str) and k)
     return _loaded[lang]
+
+
+# --- what the box says ---------------------------------------------------------------
+
+
+def box_text(message: str, text: Any) -> str:
+    """A text the box sent, in the current language: `text` as the box sends it beside its
+    English `message` ({"id": template, "args": {...}}, an argument that is a text of its
+    own the same; docs/protocol.md), translated by the catalog, its arguments formatted in;
+    `message` as it came in English, without a `text`, or where the catalog does not know
+    a template (an older laptop's catalog, a newer box).
+
+    >>> use("de")
+    >>> box_text("no record 7", {"id": "no record {id}", "args": {"id": 7}})
+    'keine Partie 7'
+    >>> box_text("no such thing", {"id": "no such thing", "args": {}})
+    'no such thing'
+    >>> use(None)
+    """
+    if _translations() is _loaded.get(_language) and _language != SOURCE:
+        said = _said(text, _known.get(_language, frozenset()), 0)
+        if said is not None:
+            return said
+    return message
+
+
+def said(text: Any) -> str:
+    """A text the box's code made here (a `spielleiter.texts.Text`, e.g. a verdict's
+    reason), in the current language; any other value as its str."""
+    to_json = getattr(text, "to_json", None)
+    return box_text(str(text), to_json() if callable(to_json) else None)
+
+
+def _said(text: Any, known: frozenset[str], depth: int) -> str | None:
+    """`text` translated, or None where any part of it is not in the catalog."""
+    if not isinstance(text, dict) or depth > 8:
+        return None
+    template, args = text.get("id"), text.get("args", {})
+    if not isinstance(template, str) or template not in known or not isinstance(args, dict):
+        return None
+    values: dict[str, Any] = {}
+    for name, value in args.items():
+        if isinstance(value, dict):
+            value = _said(value, known, depth + 1)
+            if value is None:
+                return None
+        values[str(name)] = value
+    try:
+        return _(template).format(**values)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return None
 
 
 _ESCAPE = re.compile(r"\\([\\trn\"])")

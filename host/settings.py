@@ -20,7 +20,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .i18n import _
+from .i18n import _, box_text
 from .output import print_json, table
 
 
@@ -111,7 +111,8 @@ def settings_set(args: argparse.Namespace) -> int:
                     shown = _show(result["settings"].get(key))
                 print(f"{key} = {shown}")
         if "warning" in result:
-            warning = _("warning: {text}").format(text=result["warning"])
+            said = box_text(result["warning"], result.get("warning_text"))
+            warning = _("warning: {text}").format(text=said)
             print(f"spielleiter-host: {warning}", file=sys.stderr)
         return 0
 

@@ -27,7 +27,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .i18n import _, pgettext
+from .i18n import _, pgettext, said
 from .output import print_json
 
 
@@ -69,14 +69,14 @@ def check(record: Record) -> dict[str, Any]:
     if verdict.index is None:
         raise HostError(
             _("record of {game} cannot be verified: {why}").format(
-                game=record.game, why=verdict.reason
+                game=record.game, why=said(verdict.reason)
             ),
             facts,
         )
     index, expected = verdict.index, verdict.expected
     given = record.actions[index]
     if expected is None:
-        why = verdict.reason
+        why = said(verdict.reason)
     else:
         why = _(
             "action {number} is {given}, but the committed secret draws {expected} there"

@@ -36,14 +36,23 @@ places = every.places
 
 GAME_SOURCES = ("laptop.py", "sheets.py", "__init__.py")
 """What `make messages` reads of each game's package (MESSAGE_SOURCES in the Makefile)."""
-KEYWORDS = {**DEFAULT_KEYWORDS, "holds": (1, 2)}
-"""Babel's keywords, and Drawing.holds(singular, plural, count) of the printed sheets."""
+KEYWORDS = {**DEFAULT_KEYWORDS, "holds": (1, 2), "T": None, "around": (1,)}
+"""Babel's keywords, Drawing.holds(singular, plural, count) of the printed sheets, and the
+box's texts for the laptop (spielleiter.texts: T and around)."""
+
+
+def link_sources() -> list[Path]:
+    """The box's modules that write texts for the laptop: every one that imports them from
+    spielleiter.texts (LINK_SOURCES in the Makefile), found here on its own."""
+    marker = re.compile(r"^from [.a-z_]*texts import", re.MULTILINE)
+    return sorted(p for p in ROOT.glob("firmware/**/*.py") if marker.search(p.read_text("utf-8")))
 
 
 def message_sources() -> list[Path]:
-    """The files `make messages` extracts: host/ and the games' laptop texts."""
+    """The files `make messages` extracts: host/, the games' laptop texts and the box's
+    texts for the laptop."""
     games = [p for name in GAME_SOURCES for p in ROOT.glob(f"firmware/games/*/{name}")]
-    return sorted((ROOT / "host").rglob("*.py")) + sorted(games)
+    return sorted((ROOT / "host").rglob("*.py")) + sorted(games) + link_sources()
 
 
 def extracted() -> dict[tuple[str | None, str | tuple[str, str]], list[str]]:
@@ -192,6 +201,22 @@ def test_every_module_that_speaks_is_extracted() -> None:
     wildcard = " ".join(f"firmware/games/*/{name}" for name in GAME_SOURCES)
     assert f"MESSAGE_SOURCES := $(wildcard {wildcard})" in makefile.replace("\\\n\t", "")
     assert "-k holds:1,2" in makefile
+    assert "-k T -k around:1" in makefile and "$(LINK_SOURCES)" in makefile
+
+
+def test_every_text_the_box_marks_for_the_laptop_is_extracted() -> None:
+    """The box's modules that make texts for the laptop (T, around) are what `make
+    messages` reads, and they mark enough to matter: the link's refusals, the settings'
+    ranges, the PIN's refusals, the restore's checks, the verdicts of verify."""
+    sources = {p.relative_to(ROOT).as_posix() for p in link_sources()}
+    for module in ("link/methods.py", "link/protocol.py", "settings.py", "admin.py",
+                   "store.py", "draws.py", "boards.py", "serial_ports.py"):  # fmt: skip
+        assert f"firmware/{module}" in sources
+    marked = {msgid for (_c, msgid), where in extracted().items()
+              if any(w.startswith("firmware/") and "/games/" not in w for w in where)}  # fmt: skip
+    assert len(marked) > 100
+    assert "must be from {low} to {high}, not {value}" in marked
+    assert "wrong admin PIN" in marked
 
 
 def test_the_catalog_ships_with_the_package() -> None:

@@ -23,6 +23,8 @@ from spielleiter.records import Record
 from spielleiter.store import BOARD_BYTES_MAX, Store
 from spielleiter_host.device import Device, RemoteError, UsageError
 
+pytestmark = pytest.mark.usefixtures("english")  # the host's English; German: test_host_i18n
+
 PIN = "4711"
 WRONG = "1234"
 DOCS = Path(__file__).resolve().parent.parent / "docs"

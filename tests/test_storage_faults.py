@@ -456,8 +456,10 @@ def test_end_to_end_a_corrupt_box_is_brought_back_from_the_laptop(tmp_path: Path
 
         code, out, _ = run("info", "--json")
         assert code == 0 and json.loads(out)["fault"]["kind"] in ("corrupt", "unopenable")
-        code, _, err = run("settings", "get")
+        code, _, err = run("settings", "get", "--lang", "en")
         assert code == 1 and "safe mode" in err
+        code, _, err = run("settings", "get", "--lang", "de")  # the box's text, in German
+        assert code == 1 and "Notbetrieb (" in err and "die Box beantwortet nur" in err
         assert run("backup", "restore", str(saved), "--pin", "2468")[0] == 0
         # the box leaves safe mode and starts on the restored store, on a new pty
         line = box.stdout.readline()

@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..texts import T
 from .clock import Clock, SystemClock
 
 # --- the AS5600 -----------------------------------------------------------------
@@ -242,23 +243,25 @@ class Calibration:
         """Raise CalibrationError unless the data describe a whole turn of sectors."""
         w = self.widths_deg
         if len(w) < 2:
-            raise CalibrationError("at least two sectors")
+            raise CalibrationError(T("at least two sectors"))
         if len(w) > 64:
-            raise CalibrationError("at most 64 sectors")
+            raise CalibrationError(T("at most 64 sectors"))
         if not all(math.isfinite(x) for x in (*w, self.zero_deg, self.margin_deg)):
-            raise CalibrationError("every angle must be a finite number")
+            raise CalibrationError(T("every angle must be a finite number"))
         if min(w) <= 0:
-            raise CalibrationError("every sector must be wider than 0°")
+            raise CalibrationError(T("every sector must be wider than 0°"))
         if abs(sum(w) - 360.0) > 0.01:
-            raise CalibrationError(f"sector widths add up to {sum(w):.2f}°, not 360°")
+            raise CalibrationError(
+                T("sector widths add up to {total}°, not 360°", total=f"{sum(w):.2f}")
+            )
         if not 0 <= self.margin_deg < min(w) / 2:
-            raise CalibrationError("the margin must be smaller than half the narrowest sector")
+            raise CalibrationError(T("the margin must be smaller than half the narrowest sector"))
         if self.direction not in (1, -1):
-            raise CalibrationError("direction is 1 or -1")
+            raise CalibrationError(T("direction is 1 or -1"))
         if not 0 <= self.zero_deg < 360 or not math.isfinite(self.zero_deg):
-            raise CalibrationError("the zero offset lies in [0, 360)")
+            raise CalibrationError(T("the zero offset lies in [0, 360)"))
         if self.labels and len(self.labels) != len(w):
-            raise CalibrationError("one label per sector")
+            raise CalibrationError(T("one label per sector"))
 
     @property
     def sectors(self) -> int:
@@ -310,11 +313,11 @@ class Calibration:
         """
         n = len(readings_deg)
         if n < 2:
-            raise CalibrationError("at least two boundaries")
+            raise CalibrationError(T("at least two boundaries"))
         direction = 1 if (readings_deg[1] - readings_deg[0]) % 360.0 < 180.0 else -1
         widths = [(direction * (readings_deg[i] - readings_deg[i - 1])) % 360.0 for i in range(n)]
         if abs(sum(widths) - 360.0) > 0.01:
-            raise CalibrationError("the boundaries must go once round in sector order")
+            raise CalibrationError(T("the boundaries must go once round in sector order"))
         zero = (readings_deg[-1] + direction * widths[0] / 2) % 360.0
         return cls(zero, tuple(widths), margin_deg, direction, tuple(labels))
 
@@ -352,11 +355,13 @@ class Calibration:
                 labels=tuple(str(x) for x in data.get("labels", ())),
             )
         except KeyError as exc:
-            raise CalibrationError(f"the field {exc.args[0]!r} is missing") from exc
+            raise CalibrationError(
+                T("the field {field!r} is missing", field=str(exc.args[0]))
+            ) from exc
         except (TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
-            raise CalibrationError(f"malformed calibration: {exc}") from exc
+            raise CalibrationError(T("malformed calibration: {why}", why=str(exc))) from exc
 
 
 # --- spin detection -------------------------------------------------------------------

@@ -38,6 +38,7 @@ from ..store import (
     kept_backups,
     text_problem,
 )
+from ..texts import T, text_of
 from .protocol import (
     DEVICE_ERROR,
     INVALID_PARAMS,
@@ -137,7 +138,11 @@ def method_names() -> list[str]:
 
 
 # --- parameter checks ------------------------------------------------------
-_TYPE_WORDS = {str: "a string", int: "an integer", dict: "an object", list: "a list"}
+_TYPE_WORDS = {str: T("a string"), int: T("an integer"), dict: T("an object"), list: T("a list")}
+
+
+def _type_word(want: type) -> str:
+    return _TYPE_WORDS.get(want, want.__name__)
 
 
 def _params(
@@ -151,29 +156,40 @@ def _params(
     for key in params:
         if key not in required and key not in optional:
             raise RpcError(
-                INVALID_PARAMS, f"invalid params: unknown parameter {key!r}", {"path": key}
+                INVALID_PARAMS,
+                T("invalid params: unknown parameter {key!r}", key=key),
+                {"path": key},
             )
     for key in required:
         if key not in params:
-            raise RpcError(INVALID_PARAMS, f"invalid params: {key!r} is missing", {"path": key})
+            raise RpcError(
+                INVALID_PARAMS, T("invalid params: {key!r} is missing", key=key), {"path": key}
+            )
     for key, value in params.items():
         want = required.get(key) or optional[key]
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise RpcError(
                 INVALID_PARAMS,
-                f"invalid params: {key!r} must be {_TYPE_WORDS.get(want, want.__name__)}",
+                T("invalid params: {key!r} must be {kind}", key=key, kind=_type_word(want)),
                 {"path": key},
             )
         if isinstance(value, int) and not -ID_MAX <= value <= ID_MAX:
             raise RpcError(
-                INVALID_PARAMS, f"invalid params: {key!r} is out of range", {"path": key}
+                INVALID_PARAMS, T("invalid params: {key!r} is out of range", key=key), {"path": key}
             )
     return dict(params)
 
 
-def _validation(path: str, message: str) -> RpcError:
-    """A refused value; the message starts with its path (none for the whole value)."""
-    text = f"{path}: {message}" if path else message
+def _validation(path: str, message: str | Exception) -> RpcError:
+    """A refused value; the message starts with its path (none for the whole value). A
+    `message` written as a Text (or an exception that says one) goes to the laptop's
+    catalog whole; plain English stays English."""
+    said = text_of(message)
+    message = str(message)
+    if said is None:
+        text = f"{path}: {message}" if path else message
+    else:
+        text = T("{path}: {why}", path=path, why=said) if path else said
     return RpcError(VALIDATION_ERROR, text, {"path": path, "message": message})
 
 
@@ -202,7 +218,9 @@ class Methods:
     def store(self) -> Store:
         store = self.device.store
         if store is None:
-            raise RpcError(DEVICE_ERROR, f"safe mode: the store cannot be read ({self.fault()})")
+            raise RpcError(
+                DEVICE_ERROR, T("safe mode: the store cannot be read ({fault})", fault=self.fault())
+            )
         return store
 
     def fault(self) -> str | None:
@@ -215,14 +233,18 @@ class Methods:
         if handler is None:
             raise RpcError(
                 METHOD_NOT_FOUND,
-                f"method not found: {name[:60]!r}",
+                T("method not found: {name!r}", name=name[:60]),
                 {"methods": method_names()},
             )
         fault = self.fault()
         if fault is not None and name not in SAFE_MODE_METHODS:
             raise RpcError(
                 DEVICE_ERROR,
-                f"safe mode ({fault}): the box serves only {', '.join(sorted(SAFE_MODE_METHODS))}",
+                T(
+                    "safe mode ({fault}): the box serves only {methods}",
+                    fault=fault,
+                    methods=", ".join(sorted(SAFE_MODE_METHODS)),
+                ),
                 {"fault": fault},
             )
         return handler(self, params)
@@ -247,15 +269,15 @@ class Methods:
         """Call a device method; its failures become DEVICE_ERROR (ValueError: VALIDATION_ERROR)."""
         call = getattr(self.device, name, None)
         if call is None:
-            raise RpcError(DEVICE_ERROR, f"this box's software has no {name} yet")
+            raise RpcError(DEVICE_ERROR, T("this box's software has no {name} yet", name=name))
         try:
             return call(*args)
         except RpcError:
             raise
         except ValueError as exc:
-            raise _validation(str(getattr(exc, "path", "params")), str(exc)) from exc
+            raise _validation(str(getattr(exc, "path", "params")), exc) from exc
         except Exception as exc:
-            raise RpcError(DEVICE_ERROR, f"device: {exc}") from exc
+            raise RpcError(DEVICE_ERROR, T("device: {why}", why=exc)) from exc
 
 
 # --- hello ------------------------------------------------------------------
@@ -299,14 +321,17 @@ def _settings_set(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         raise _validation(exc.key, exc.message) from exc
     result: dict[str, Any] = {"settings": _public(new), "pin_set": bool(new[PIN_SETTING])}
     if new[SERIAL_SETTING] != old_port:
-        result["warning"] = (
-            f"{SERIAL_SETTING} takes effect when the box starts again; a port that does not"
-            " open within seconds then falls back to the default"
+        result["warning"] = T(
+            "{setting} takes effect when the box starts again; a port that does not"
+            " open within seconds then falls back to the default",
+            setting=SERIAL_SETTING,
         )
     try:
         m.device.settings_changed(new)
     except Exception as exc:
-        result["warning"] = f"stored, but the device could not apply it now: {exc}"
+        result["warning"] = T("stored, but the device could not apply it now: {why}", why=exc)
+    if "warning" in result:  # for the laptop's catalog, as an error's data["text"]
+        result["warning_text"] = result["warning"].to_json()
     return result
 
 
@@ -315,7 +340,7 @@ def _board_kind(game: str) -> boards.BoardKind:
     try:
         return boards.kind(game)
     except boards.BoardError as exc:
-        raise RpcError(NOT_FOUND, exc.message, {"path": "game"}) from exc
+        raise RpcError(NOT_FOUND, text_of(exc) or exc.message, {"path": "game"}) from exc
 
 
 @method("boards.list")
@@ -344,7 +369,11 @@ def _boards_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     _board_kind(p["game"])
     found = m.store.boards(p["game"])
     if p["name"] not in found:
-        raise RpcError(NOT_FOUND, f"no board {p['name']!r} for {p['game']}", {"path": "name"})
+        raise RpcError(
+            NOT_FOUND,
+            T("no board {name!r} for {game}", name=p["name"], game=p["game"]),
+            {"path": "name"},
+        )
     return {"game": p["game"], "name": p["name"], "board": found[p["name"]]}
 
 
@@ -353,9 +382,9 @@ def _boards_put(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"game": str, "boards": dict}, {"pin": str})
     _board_kind(p["game"])
     if not p["boards"]:
-        raise _validation("boards", "no boards given")
+        raise _validation("boards", T("no boards given"))
     if len(p["boards"]) > BOARDS_PER_CALL:
-        raise _validation("boards", f"at most {BOARDS_PER_CALL} boards per call")
+        raise _validation("boards", T("at most {count} boards per call", count=BOARDS_PER_CALL))
     try:
         m.store.check_boards(p["game"], p["boards"])
     except boards.BoardError as exc:
@@ -377,7 +406,11 @@ def _boards_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     if not m.store.delete_board(p["game"], p["name"]):
         raise RpcError(
             NOT_FOUND,
-            f"no uploaded board {p['name']!r} for {p['game']} (shipped boards stay)",
+            T(
+                "no uploaded board {name!r} for {game} (shipped boards stay)",
+                name=p["name"],
+                game=p["game"],
+            ),
             {"path": "name"},
         )
     return {"game": p["game"], "deleted": p["name"]}
@@ -392,10 +425,13 @@ def _game(name: str) -> str:
     if name not in catalog.names():
         known = ", ".join(catalog.names()) or "none"
         close = difflib.get_close_matches(name, catalog.names(), n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise RpcError(
-            NOT_FOUND, f"unknown game {name!r}{hint}; known: {known}", {"path": "game"}
-        )
+        text = (
+            T("unknown game {name!r} (did you mean {close}?); known: {known}",
+              name=name, close=close[0], known=known)
+            if close
+            else T("unknown game {name!r}; known: {known}", name=name, known=known)
+        )  # fmt: skip
+        raise RpcError(NOT_FOUND, text, {"path": "game"})
     return name
 
 
@@ -405,7 +441,7 @@ def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     games = [_game(p["game"])] if "game" in p else catalog.names()
     wanted = p.get("history")
     if wanted is not None and not 0 < len(wanted) <= HISTORY_NAME_MAX:
-        raise _validation("history", f"a name of 1 to {HISTORY_NAME_MAX} characters")
+        raise _validation("history", T("a name of 1 to {most} characters", most=HISTORY_NAME_MAX))
     answer: dict[str, Any] = {
         "bestenliste": {},
         "points": {},
@@ -482,7 +518,7 @@ def _records_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, optional={"limit": int})
     limit = p.get("limit", RECORDS_MAX)
     if not 1 <= limit <= RECORDS_MAX:
-        raise _validation("limit", f"must be from 1 to {RECORDS_MAX}")
+        raise _validation("limit", T("must be from 1 to {most}", most=RECORDS_MAX))
     return {
         "records": [
             {
@@ -505,10 +541,12 @@ def _records_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     try:
         record = m.store.record(p["id"])
     except KeyError:
-        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
+        raise RpcError(NOT_FOUND, T("no record {id}", id=p["id"]), {"path": "id"}) from None
     except RecordError as exc:
         cause = f" ({exc.__cause__})" if exc.__cause__ is not None else ""
-        raise RpcError(DEVICE_ERROR, f"record {p['id']} cannot be read: {exc}{cause}") from exc
+        why = T("{why}{cause}", why=exc, cause=cause) if cause else exc
+        text = T("record {id} cannot be read: {why}", id=p["id"], why=why)
+        raise RpcError(DEVICE_ERROR, text) from exc
     data = record.to_json()
     if not m.store.running(p["id"]):
         return {"record": data}
@@ -536,13 +574,13 @@ def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     try:
         m.store.record(p["id"])
     except KeyError:
-        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"}) from None
+        raise RpcError(NOT_FOUND, T("no record {id}", id=p["id"]), {"path": "id"}) from None
     if p["id"] == m.store.unfinished_record():
         # the game on the table (or the one "Partie fortsetzen?" offers) must keep its record
-        raise _validation("id", "this game is not over: finish or leave it on the box first")
+        raise _validation("id", T("this game is not over: finish or leave it on the box first"))
     m.check_pin(p.get("pin"))
     if not m.store.delete_record(p["id"]):
-        raise RpcError(NOT_FOUND, f"no record {p['id']}", {"path": "id"})
+        raise RpcError(NOT_FOUND, T("no record {id}", id=p["id"]), {"path": "id"})
     return {"deleted": p["id"]}
 
 
@@ -550,10 +588,10 @@ def _records_delete(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 def _check_name(name: Any, path: str) -> str:
     """A player name the screen can show: its fonts have Latin-1's letters (ä, ß, é ...)."""
     if not isinstance(name, str):
-        raise _validation(path, "a name is a string")
+        raise _validation(path, T("a name is a string"))
     name = unicodedata.normalize("NFC", name.strip())
     if not 1 <= len(name) <= NAME_MAX:
-        raise _validation(path, f"a name has 1 to {NAME_MAX} characters")
+        raise _validation(path, T("a name has 1 to {most} characters", most=NAME_MAX))
     problem = text_problem(name)
     if problem:
         raise _validation(path, problem)
@@ -570,7 +608,7 @@ def _names_list(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     p = _params(params, {"names": list}, {"pin": str})
     if not 1 <= len(p["names"]) <= NAMES_PER_CALL:
-        raise _validation("names", f"1 to {NAMES_PER_CALL} names per call")
+        raise _validation("names", T("1 to {most} names per call", most=NAMES_PER_CALL))
     checked = [_check_name(n, f"names[{i}]") for i, n in enumerate(p["names"])]
     m.check_pin(p.get("pin"))
     m.store.remember_names(checked)
@@ -579,8 +617,8 @@ def _names_add(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
 
 def _name_change(exc: NameChange, path: str) -> RpcError:
     if exc.why == "unknown":
-        return RpcError(NOT_FOUND, str(exc), {"path": path})
-    return _validation(path, str(exc))
+        return RpcError(NOT_FOUND, text_of(exc) or str(exc), {"path": path})
+    return _validation(path, exc)
 
 
 @method("names.delete")
@@ -628,7 +666,11 @@ def _spinner_calibrate(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     given = dict(params)
     pin = given.pop("pin", None)
     if pin is not None and not isinstance(pin, str):
-        raise RpcError(INVALID_PARAMS, "invalid params: 'pin' must be a string", {"path": "pin"})
+        raise RpcError(
+            INVALID_PARAMS,
+            T("invalid params: {key!r} must be {kind}", key="pin", kind=_type_word(str)),
+            {"path": "pin"},
+        )
     m.live("spinner_calibrate", dict(given), True)
     m.check_pin(pin)
     return m.live("spinner_calibrate", given)
@@ -657,7 +699,11 @@ def _kept_backup(m: Methods, p: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= p["kept"] < len(kept):
         raise RpcError(
             NOT_FOUND,
-            f"the box keeps {len(kept)} backup(s): kept is 0 to {len(kept) - 1}",
+            T(
+                "the box keeps {count} backup(s): kept is 0 to {last}",
+                count=len(kept),
+                last=len(kept) - 1,
+            ),  # fmt: skip
             {"path": "kept"},
         )
     m.check_pin(p.get("pin"))
@@ -665,7 +711,8 @@ def _kept_backup(m: Methods, p: dict[str, Any]) -> dict[str, Any]:
         data, running = kept_backup_bytes(kept[p["kept"]])
     except sqlite3.Error as exc:
         name = kept[p["kept"]].name
-        raise RpcError(DEVICE_ERROR, f"the backup {name} cannot be read: {exc}") from exc
+        text = T("the backup {name} cannot be read: {why}", name=name, why=str(exc))
+        raise RpcError(DEVICE_ERROR, text) from exc
     return {**backup_bytes(data), "left_out": running, "name": kept[p["kept"]].name}
 
 
@@ -674,27 +721,29 @@ def _backup_restore(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
     """Upload a backup in parts (data, offset, size, sha256); the last part restores it."""
     p = _params(params, {"data": str, "offset": int, "size": int, "sha256": str}, {"pin": str})
     if not 1 <= p["size"] <= RESTORE_BYTES_MAX:
-        raise _validation("size", f"a backup has 1 to {RESTORE_BYTES_MAX} bytes")
+        raise _validation("size", T("a backup has 1 to {most} bytes", most=RESTORE_BYTES_MAX))
     try:
         chunk = base64.b64decode(p["data"], validate=True)
     except (binascii.Error, ValueError):
-        raise _validation("data", "data is base64") from None
+        raise _validation("data", T("data is base64")) from None
     if not 1 <= len(chunk) <= RESTORE_CHUNK_MAX:
-        raise _validation("data", f"1 to {RESTORE_CHUNK_MAX} bytes per part")
+        raise _validation("data", T("1 to {most} bytes per part", most=RESTORE_CHUNK_MAX))
     if len(p["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in p["sha256"]):
-        raise _validation("sha256", "the backup's sha256 in 64 lowercase hex digits")
+        raise _validation("sha256", T("the backup's sha256 in 64 lowercase hex digits"))
     if p["offset"] + len(chunk) > p["size"]:
-        raise _validation("offset", "the part reaches past the size")
+        raise _validation("offset", T("the part reaches past the size"))
     game = m.live("hello").get("game")
     if game is not None:
-        raise _validation("", f"a game of {game} is on the box: leave it there first")
+        raise _validation("", T("a game of {game} is on the box: leave it there first", game=game))
     with m._upload_lock:
         if p["offset"] == 0:
             m._upload = bytearray()
             m._upload_sha = p["sha256"]
             m._upload_pin = None
         elif p["offset"] != len(m._upload) or p["sha256"] != m._upload_sha:
-            raise _validation("offset", f"the box expects offset {len(m._upload)}; start at 0")
+            raise _validation(
+                "offset", T("the box expects offset {offset}; start at 0", offset=len(m._upload))
+            )
         given = p.get("pin")
         known = m._upload_pin
         if known is None or given is None or not hmac.compare_digest(given, known):
@@ -705,7 +754,7 @@ def _backup_restore(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
             return {"received": len(m._upload), "size": p["size"], "restored": False}
         data, m._upload = bytes(m._upload), bytearray()
     if hashlib.sha256(data).hexdigest() != p["sha256"]:
-        raise _validation("sha256", "the parts do not add up to the backup's sha256")
+        raise _validation("sha256", T("the parts do not add up to the backup's sha256"))
     restore = getattr(m.device, "restore_backup", None)
     try:
         if restore is not None:
@@ -716,5 +765,6 @@ def _backup_restore(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         # store.BackupError names the table, row and field (records[7].seats), "schema" or
         # "data"; the box's other refusals are about the backup as a whole
         path = str(getattr(exc, "path", "") or "data")
-        raise _validation(path, str(getattr(exc, "message", exc))) from exc
+        said = getattr(exc, "message", None)
+        raise _validation(path, said if isinstance(said, str) else exc) from exc
     return {"received": len(data), "size": p["size"], "restored": True}

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..texts import T, Text
+
 PROTOCOL_VERSION = 1
 """Raised when a method or a result changes incompatibly; hello reports it."""
 
@@ -33,20 +35,24 @@ CALIBRATE_KEYS = ("action", "readings", "calibration")
 def calibration_problem(params: Any) -> tuple[str, str] | None:
     """What is wrong with `spinner.calibrate`'s parameters, as (field, why), before any
     reading is taken (None: the shape is right; the values are checked by the spinner)."""
-    ways = "want action=zero|boundaries|reset (boundaries with readings) or calibration"
+    ways = "action=zero|boundaries|reset (boundaries with readings) or calibration"
     if not isinstance(params, dict):
-        return "params", "must be an object"
+        return "params", T("must be an object")
     for key in params:
         if key not in CALIBRATE_KEYS:
-            return str(key), f"no such calibration parameter; {ways}"
+            return str(key), T("no such calibration parameter; want {ways}", ways=ways)
     action = params.get("action")
     if "calibration" in params:
         if action is not None:
-            return "action", f"give action or calibration, not both; {ways}"
+            return "action", T("give action or calibration, not both; want {ways}", ways=ways)
     elif action not in CALIBRATE_ACTIONS:
-        return "action", f"{action!r} is not one of {', '.join(CALIBRATE_ACTIONS)}"
+        return "action", T(
+            "{action!r} is not one of {actions}",
+            action=action,
+            actions=", ".join(CALIBRATE_ACTIONS),
+        )
     if "readings" in params and action != "boundaries":
-        return "readings", "only with action=boundaries"
+        return "readings", T("only with action=boundaries")
     return None
 
 
@@ -72,7 +78,10 @@ PIN_LOCKED = 6
 
 
 class RpcError(Exception):
-    """An error answer: a JSON-RPC error object, raised wherever the request failed."""
+    """An error answer: a JSON-RPC error object, raised wherever the request failed.
+
+    A message written as a Text (texts.T) goes out as its English words in "message" and
+    as its template and arguments in data's "text", for the laptop's catalog."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
         super().__init__(message)
@@ -81,9 +90,12 @@ class RpcError(Exception):
         self.data = data
 
     def to_json(self) -> dict[str, Any]:
-        err: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            err["data"] = self.data
+        err: dict[str, Any] = {"code": self.code, "message": str(self.message)}
+        data = self.data
+        if isinstance(self.message, Text) and (data is None or isinstance(data, dict)):
+            data = {**(data or {}), "text": self.message.to_json()}
+        if data is not None:
+            err["data"] = data
         return err
 
 
@@ -136,11 +148,13 @@ def decode(line: bytes) -> Any:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RpcError(PARSE_ERROR, f"parse error: invalid UTF-8 at byte {exc.start}") from None
+        raise RpcError(
+            PARSE_ERROR, T("parse error: invalid UTF-8 at byte {byte}", byte=exc.start)
+        ) from None
     try:
         return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
     except (ValueError, RecursionError) as exc:
-        raise RpcError(PARSE_ERROR, f"parse error: not JSON ({_short(exc)})") from None
+        raise RpcError(PARSE_ERROR, T("parse error: not JSON ({why})", why=_short(exc))) from None
 
 
 def _short(exc: BaseException) -> str:
@@ -168,19 +182,22 @@ def is_response(message: Any) -> bool:
 def parse_request(message: Any) -> Request:
     """A decoded line as a Request; RpcError(INVALID_REQUEST) when it is not one."""
     if isinstance(message, list):
-        raise RpcError(INVALID_REQUEST, "invalid request: batches are not supported")
+        raise RpcError(INVALID_REQUEST, T("invalid request: batches are not supported"))
     if not isinstance(message, dict):
-        raise RpcError(INVALID_REQUEST, "invalid request: a request is a JSON object")
+        raise RpcError(INVALID_REQUEST, T("invalid request: a request is a JSON object"))
     if message.get("jsonrpc") != "2.0":
-        raise RpcError(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
+        raise RpcError(INVALID_REQUEST, T('invalid request: "jsonrpc" must be "2.0"'))
     method = message.get("method")
     if not isinstance(method, str) or not method:
-        raise RpcError(INVALID_REQUEST, 'invalid request: "method" must be a string')
+        raise RpcError(INVALID_REQUEST, T('invalid request: "method" must be a string'))
     if not _valid_id(message.get("id")):
-        raise RpcError(INVALID_REQUEST, 'invalid request: "id" must be a string or an integer')
+        raise RpcError(INVALID_REQUEST, T('invalid request: "id" must be a string or an integer'))
     extra = set(message) - {"jsonrpc", "method", "params", "id"}
     if extra:
-        raise RpcError(INVALID_REQUEST, f"invalid request: unknown member(s) {sorted(extra)}")
+        raise RpcError(
+            INVALID_REQUEST,
+            T("invalid request: unknown member(s) {members}", members=sorted(extra)),
+        )
     return Request(method, message.get("params", {}), message.get("id"), "id" not in message)
 
 
@@ -209,19 +226,20 @@ def answer(line: bytes, dispatch: Dispatch) -> bytes | None:
         return error_line(None, err)
     try:
         if not isinstance(request.params, dict):
-            raise RpcError(INVALID_PARAMS, "invalid params: params must be an object (named)")
+            raise RpcError(INVALID_PARAMS, T("invalid params: params must be an object (named)"))
         result = dispatch(request.method, request.params)
     except RpcError as err:
         return None if request.notification else error_line(request.id, err)
     except Exception as exc:  # a bug must not take the link down
-        internal = RpcError(INTERNAL_ERROR, f"internal error: {_short(exc)}")
+        internal = RpcError(INTERNAL_ERROR, T("internal error: {why}", why=_short(exc)))
         return None if request.notification else error_line(request.id, internal)
     if request.notification:
         return None
     try:
         return result_line(request.id, result)
     except (TypeError, ValueError) as exc:
-        return error_line(request.id, RpcError(INTERNAL_ERROR, f"internal error: {_short(exc)}"))
+        internal = RpcError(INTERNAL_ERROR, T("internal error: {why}", why=_short(exc)))
+        return error_line(request.id, internal)
 
 
 _LINE_END = re.compile(rb"[\r\n]")
@@ -271,7 +289,7 @@ def overlong_line(limit: int = MAX_LINE) -> bytes:
         None,
         RpcError(
             INVALID_REQUEST,
-            f"invalid request: line longer than {limit} bytes, dropped",
+            T("invalid request: line longer than {limit} bytes, dropped", limit=limit),
             {"limit": limit},
         ),
     )

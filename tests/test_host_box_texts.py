@@ -1,0 +1,134 @@
+"""What the box itself says reaches the family in the laptop's language: a refusal the
+box sends (a setting's range, a record it lacks, a name it cannot show, a wrong PIN, a
+restore it refuses) comes out of spielleiter-host in German, in English with --lang en,
+and the same under --json whatever the language (docs/protocol.md, "Texts in the
+laptop's language")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from spielleiter import admin
+from spielleiter.link.fake import FakeDevice
+from spielleiter.link.server import LinkServer
+from spielleiter.store import Store
+from spielleiter.texts import T
+from spielleiter_host import i18n
+from spielleiter_host.cli import main
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fake box on a pty with an admin PIN set: its port."""
+    store = Store.open(tmp_path_factory.mktemp("box") / "data")
+    store.set_settings({admin.PIN_SETTING: "4711"})
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        yield server.port_name
+    store.close()
+
+
+@pytest.fixture(autouse=True)
+def afresh() -> Iterator[None]:
+    yield
+    i18n.use(None)
+
+
+def said(argv: list[str], port: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main([*argv, "--port", port, "--timeout", "3"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+CASES = [
+    (
+        ["settings", "set", "clock.seconds=500", "--pin", "4711"],
+        7,
+        "abgelehnt: clock.seconds: muss zwischen 3 und 120 liegen, nicht 500",
+        "refused: clock.seconds: must be from 3 to 120, not 500",
+    ),
+    (
+        ["settings", "set", "clock.secnds=5", "--pin", "4711"],
+        7,
+        "clock.secnds: keine solche Einstellung (gemeint: clock.seconds?)",
+        "clock.secnds: no such setting (did you mean clock.seconds?)",
+    ),
+    (["records", "get", "999", "-o", "x.json"], 1, "keine Partie 999", "no record 999"),
+    (
+        ["names", "add", "Ben\u263a", "--pin", "4711"],
+        7,
+        "die Anzeige der Box kann '☺' nicht zeigen (Umlaute und Akzente wie ä, ß, é gehen)",
+        "the box's screen cannot show '☺' (letters with umlauts and accents such as ä, ß, é"
+        " are fine)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "code", "german", "english"), CASES,
+                         ids=[" ".join(c[0][:3]) for c in CASES])  # fmt: skip
+def test_a_refusal_of_the_box_comes_in_german_and_in_english_with_lang_en(
+    argv: list[str], code: int, german: str, english: str, box: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    found, out, err = said([*argv, "--lang", "de"], box, capsys)
+    assert found == code and german in err and not out, err
+    found, out, err = said([*argv, "--lang", "en"], box, capsys)
+    assert found == code and english in err and not out, err
+    found, de_json, _ = said([*argv, "--json", "--lang", "de"], box, capsys)
+    found_en, en_json, _ = said([*argv, "--json", "--lang", "en"], box, capsys)
+    assert found == found_en == code
+    assert de_json == en_json and english in json.loads(de_json)["error"]
+
+
+def test_a_wrong_pin_and_its_back_off_come_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store.open(tmp_path / "data")
+    store.set_settings({admin.PIN_SETTING: "4711"})
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        wrong = ["names", "add", "Ben", "--pin", "0000"]
+        code, _, err = said([*wrong, "--lang", "de"], server.port_name, capsys)
+        assert code == 1 and "spielleiter-host: falsche Admin-PIN\n" == err
+        code, _, err = said([*wrong, "--lang", "en"], server.port_name, capsys)
+        assert code == 1 and "PIN calls backing off after 1 wrong PIN(s): wait 1 s" in err
+        code, _, err = said([*wrong, "--lang", "de"], server.port_name, capsys)
+        assert code == 1 and "PIN-Aufrufe warten nach 1 falschen PINs: 1 s warten" in err
+    store.close()
+
+
+def test_a_text_the_catalog_does_not_know_stays_the_box_s_english() -> None:
+    """An older laptop, a newer box: a template the catalog lacks, or one whose argument
+    is such a text, leaves the English message as it came."""
+    i18n.use("de")
+    known = T("no record {id}", id=7).to_json()
+    assert i18n.box_text("no record 7", known) == "keine Partie 7"
+    newer = {"id": "a refusal of a newer box {n}", "args": {"n": 1}}
+    assert i18n.box_text("a refusal of a newer box 1", newer) == "a refusal of a newer box 1"
+    inside = {"id": "{path}: {why}", "args": {"path": "x", "why": newer}}
+    assert i18n.box_text("x: a refusal of a newer box 1", inside) == (
+        "x: a refusal of a newer box 1"
+    )
+    broken = {"id": "no record {id}", "args": {}}
+    assert i18n.box_text("no record ?", broken) == "no record ?"
+    assert i18n.box_text("as it came", None) == "as it came"
+    i18n.use("en")
+    assert i18n.box_text("no record 7", known) == "no record 7"
+
+
+def test_the_wire_carries_the_text_beside_the_english_message() -> None:
+    from spielleiter.link.protocol import VALIDATION_ERROR, RpcError
+
+    why = T("must be from {low} to {high}, not {value}", low=3, high=120, value=500)
+    error = RpcError(VALIDATION_ERROR, T("{path}: {why}", path="clock.seconds", why=why),
+                     {"path": "clock.seconds", "message": str(why)}).to_json()  # fmt: skip
+    assert error["message"] == "clock.seconds: must be from 3 to 120, not 500"
+    assert error["data"]["path"] == "clock.seconds"
+    assert error["data"]["text"] == {
+        "id": "{path}: {why}",
+        "args": {"path": "clock.seconds", "why": why.to_json()},
+    }
+    assert RpcError(2, "plain").to_json() == {"code": 2, "message": "plain"}
