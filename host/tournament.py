@@ -28,7 +28,7 @@ from spielleiter.games import catalog
 
 from . import runner
 from .device import HostError, UsageError, did_you_mean, report, whole_number
-from .i18n import _
+from .i18n import _, said
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _command(args: argparse.Namespace) -> int:
     except HostError as exc:
         return report(exc)
     except ValueError as exc:  # an outside bot that answered wrong: its seat is named
-        return report(HostError(f"tournament: {exc}"))
+        return report(HostError(f"tournament: {said(exc)}"))
     seats = setup.seats
     if result["games"] != args.games:
         rounded = _(
@@ -207,7 +207,7 @@ def _setup(args: argparse.Namespace) -> Setup:
     try:
         seats = tuple(canonical_seat(entry, s) for s in args.seats.split(","))
     except ValueError as exc:
-        raise UsageError(f"--seats: {exc}") from None
+        raise UsageError(f"--seats: {said(exc)}") from None
     if not entry.min_seats <= len(seats) <= entry.max_seats:
         raise UsageError(
             _("--seats: {least} to {most} seats").format(

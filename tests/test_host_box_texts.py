@@ -132,3 +132,85 @@ def test_the_wire_carries_the_text_beside_the_english_message() -> None:
         "args": {"path": "clock.seconds", "why": why.to_json()},
     }
     assert RpcError(2, "plain").to_json() == {"code": 2, "message": "plain"}
+
+
+# --- the box's texts in the laptop's offline tools: a tournament's seats ---------------
+
+ARENAS = ["speedtombola", "bungee", "engel-bengel"]
+LEGAL = ("ein Bot antwortet einen Zug aus view['legal']", "a bot answers one of view['legal']")
+NONSENSE = {
+    "speedtombola": (
+        "ein Bot antwortet 1 (Nehmen) oder 0 (Nein danke)",
+        "a bot answers 1 (take) or 0 (pass)",
+    ),
+    "bungee": LEGAL,
+    "engel-bengel": LEGAL,
+}
+"""What each arena says of an answer that is no move: German, English."""
+
+
+def offline(argv: list[str], lang: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """An offline command in `lang`: its exit code and the one line it says on stderr."""
+    code = main([*argv, "--lang", lang])
+    out, err = capsys.readouterr()
+    assert not out and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return code, err
+
+
+def test_a_missing_bot_file_is_said_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["tournament", "speedtombola", "--seats", "nix.py:f,normal,normal", "--games", "3"]
+    said = "spielleiter-host: --seats: nix.py:f:"
+    assert offline(argv, "de", capsys) == (2, f"{said} keine Datei nix.py\n")
+    assert offline(argv, "en", capsys) == (2, f"{said} no file nix.py\n")
+    assert main([*argv, "--json", "--lang", "de"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"] == "--seats: nix.py:f: no file nix.py"
+
+
+@pytest.mark.parametrize("game", ARENAS)
+def test_a_mistyped_level_gets_its_suggestion_in_both_languages(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", game, "--seats", "normal,Strak,normal", "--games", "3"]
+    code, err = offline(argv, "de", capsys)
+    assert code == 2 and "--seats: unbekannter Platz 'Strak' (gemeint: stark?): einer von " in err
+    assert err.endswith(" oder PFAD.py:FUNKTION\n"), err
+    code, err = offline(argv, "en", capsys)
+    assert code == 2 and "--seats: unknown seat 'Strak' (did you mean stark?): one of " in err
+    assert err.endswith(", or PATH.py:FUNCTION\n"), err
+
+
+@pytest.mark.parametrize("game", ARENAS)
+def test_a_bot_that_answers_nonsense_is_named_with_its_seat_in_both_languages(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = tmp_path / "quatsch.py"
+    bot.write_text("def decide(view):\n    return 'Quatsch'\n", encoding="utf-8")
+    spec = f"{bot}:decide"
+    argv = ["tournament", game, "--seats", f"normal,{spec},normal", "--games", "3",
+            "--no-progress"]  # fmt: skip
+    german, english = NONSENSE[game]
+    code, err = offline(argv, "de", capsys)
+    assert code == 1
+    assert f"tournament: Platz 2 ({spec}): {spec} antwortete 'Quatsch': {german}" in err
+    code, err = offline(argv, "en", capsys)
+    assert code == 1 and f"tournament: seat 2 ({spec}): {spec} answered 'Quatsch': {english}" in err
+
+
+def test_a_bot_that_cannot_be_loaded_is_said_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken, plain = tmp_path / "kaputt.py", tmp_path / "leer.py"
+    broken.write_text("raise RuntimeError('kaputt')\n", encoding="utf-8")
+    plain.write_text("x = 1\n", encoding="utf-8")
+    cases = [
+        (f"{broken}:f", f"{broken} ließ sich nicht laden: RuntimeError('kaputt')",
+         f"loading {broken} failed: RuntimeError('kaputt')"),
+        (f"{plain}:f", f"{plain} hat keine Funktion f", f"{plain} has no function f"),
+    ]  # fmt: skip
+    for spec, german, english in cases:
+        argv = ["tournament", "bungee", "--seats", f"{spec},normal", "--games", "2"]
+        assert offline(argv, "de", capsys) == (2, f"spielleiter-host: --seats: {spec}: {german}\n")
+        assert offline(argv, "en", capsys) == (2, f"spielleiter-host: --seats: {spec}: {english}\n")

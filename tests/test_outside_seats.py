@@ -13,6 +13,8 @@ from spielleiter.games.engel_bengel import arena as engel_arena
 from spielleiter.games.speedtombola import arena as tombola_arena
 from spielleiter_host import cli
 
+pytestmark = pytest.mark.usefixtures("english")  # German: tests/test_host_box_texts.py
+
 HOST_DOCS = Path(__file__).resolve().parent.parent / "docs" / "host.md"
 EXAMPLES = {
     "speedtombola": "tombola_bot.py",

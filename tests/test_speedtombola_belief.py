@@ -124,6 +124,7 @@ def test_your_own_bot_plays_a_tournament(
     assert [r["seat"] for r in result["results"]] == [f"{bot}:decide", "normal", "patient"]
 
 
+@pytest.mark.usefixtures("english")  # the English messages
 def test_a_bot_that_answers_wrong_ends_with_its_seat_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -135,12 +136,14 @@ def test_a_bot_that_answers_wrong_ends_with_its_seat_named(
     assert "bad.py:decide answered 'ja'" in err and "seat" in err
 
 
+@pytest.mark.usefixtures("english")  # the English messages
 def test_a_missing_bot_file_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["tournament", "speedtombola", "--seats", "normal,nix.py:decide,normal", "--games", "3"]
     assert cli.main(argv) == 2
     assert "no file nix.py" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("english")  # the English messages
 def test_a_bot_that_passes_without_a_groschen_ends_with_its_seat_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,9 +18,21 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from spielleiter.texts import T
+
 
 class SeatError(ValueError):
-    """A seat that is not known, or an outside bot that cannot be loaded or answers wrong."""
+    """A seat that is not known, or an outside bot that cannot be loaded or answers wrong;
+    its message is a text (spielleiter.texts.T) the laptop says in its language."""
+
+
+def seat_failed(seat: int, level: str, exc: Exception) -> SeatError:
+    """A seat's error with the seat named: "seat 2 (bots/mine.py:decide): ...".
+
+    >>> str(seat_failed(1, "normal", SeatError("no answer")))
+    'seat 2 (normal): no answer'
+    """
+    return SeatError(T("seat {seat} ({level}): {why}", seat=seat + 1, level=level, why=exc))
 
 
 def is_outside(name: str) -> bool:
@@ -39,8 +51,15 @@ def canonical(name: str, known: Sequence[str]) -> str:
         load(name.strip())
         return name.strip()
     close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    raise SeatError(f"unknown seat {name!r}{hint}: one of {', '.join(known)}, or PATH.py:FUNCTION")
+    hint = T(" (did you mean {name}?)", name=close[0]) if close else ""
+    raise SeatError(
+        T(
+            "unknown seat {seat!r}{hint}: one of {known}, or PATH.py:FUNCTION",
+            seat=name,
+            hint=hint,
+            known=", ".join(known),
+        )
+    )
 
 
 @cache
@@ -49,18 +68,22 @@ def load(spec: str) -> Callable[[dict[str, Any]], Any]:
     path, _, name = spec.rpartition(":")
     file = Path(path)
     if not file.is_file():
-        raise SeatError(f"{spec}: no file {path}")
+        raise SeatError(T("{spec}: no file {path}", spec=spec, path=path))
     module_spec = importlib.util.spec_from_file_location(f"outside_bot_{abs(hash(spec))}", file)
     if module_spec is None or module_spec.loader is None:
-        raise SeatError(f"{spec}: cannot load {path}")
+        raise SeatError(T("{spec}: cannot load {path}", spec=spec, path=path))
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:  # the outside file is someone else's code
-        raise SeatError(f"{spec}: loading {path} failed: {exc!r}") from exc
+        raise SeatError(
+            T("{spec}: loading {path} failed: {why}", spec=spec, path=path, why=repr(exc))
+        ) from exc
     function = getattr(module, name, None)
     if not callable(function):
-        raise SeatError(f"{spec}: {path} has no function {name}")
+        raise SeatError(
+            T("{spec}: {path} has no function {function}", spec=spec, path=path, function=name)
+        )
     return function
 
 
@@ -74,7 +97,14 @@ def legal_answer(spec: str, view: dict[str, Any], legal: Sequence[int]) -> int:
         move = None
     if move is None or move not in legal:
         shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
-        raise SeatError(f"{spec} answered {answer!r}: a bot answers one of view['legal'] ({shown})")
+        raise SeatError(
+            T(
+                "{spec} answered {answer}: a bot answers one of view['legal'] ({legal})",
+                spec=spec,
+                answer=repr(answer),
+                legal=shown,
+            )
+        )
     return move
 
 

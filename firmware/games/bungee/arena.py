@@ -80,5 +80,5 @@ def play(
         try:
             state.apply_action(players[seat](view, rng=rng))
         except outside.SeatError as exc:
-            raise outside.SeatError(f"seat {seat + 1} ({levels[seat]}): {exc}") from None
+            raise outside.seat_failed(seat, levels[seat], exc) from None
     return state.places(), [float(p) for p in state.totals]

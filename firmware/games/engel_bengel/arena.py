@@ -61,5 +61,5 @@ def play(
         try:
             state.apply_action(players[seat](state.view(seat), rng=rng))
         except outside.SeatError as exc:
-            raise outside.SeatError(f"seat {seat + 1} ({levels[seat]}): {exc}") from None
+            raise outside.seat_failed(seat, levels[seat], exc) from None
     return state.places(), [float(c) for c in state.chips]

@@ -18,6 +18,7 @@ from spielleiter.games.base import IllegalActionError
 from spielleiter.games.outside import SeatError
 from spielleiter.games.speedtombola import bots, opponents
 from spielleiter.games.speedtombola.rules import ALL_LOTS, Move, SpeedtombolaGame
+from spielleiter.texts import T
 
 Player = Callable[..., int]
 
@@ -42,7 +43,13 @@ def player(name: str) -> Player:
     def yours(view: dict[str, Any], rng: random.Random) -> int:
         answer = function(dict(view))
         if isinstance(answer, bool) or answer not in (Move.NEHMEN, Move.NEIN_DANKE):
-            raise SeatError(f"{key} answered {answer!r}: a bot answers 1 (take) or 0 (pass)")
+            raise SeatError(
+                T(
+                    "{spec} answered {answer}: a bot answers 1 (take) or 0 (pass)",
+                    spec=key,
+                    answer=repr(answer),
+                )
+            )
         return int(answer)
 
     return yours
@@ -75,5 +82,5 @@ def play(
             move = players[s](state.view(s), rng=rng)
             state.apply_action(move)
         except (SeatError, IllegalActionError) as exc:
-            raise SeatError(f"seat {s + 1} ({levels[s]}): {exc}") from None
+            raise outside.seat_failed(s, levels[s], exc) from None
     return state.places(), [float(p) for p in state.match_points]
