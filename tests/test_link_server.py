@@ -23,6 +23,8 @@ from spielleiter.session import Session
 from spielleiter.store import Store
 from spielleiter_host.device import Device, RemoteError
 
+pytestmark = pytest.mark.usefixtures("english")  # the box's English; German: test_host_box_texts
+
 GAME = "testspiel"
 
 
