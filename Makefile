@@ -91,7 +91,8 @@ golden: $(STAMP)
 # their printed sheets hold) and bring the German catalog up to date; a new message comes
 # in untranslated, a changed one fuzzy: translate them in the .po (make test checks).
 # The box's texts for the laptop (firmware/texts.py) come in too: every T("...") and
-# around("...", ...) of the modules that import them (LINK_SOURCES).
+# around("...", ...) of the modules that import them (LINK_SOURCES), and the message of
+# each _expect(ok, path, "...", **args) of a game's board checks (templates, faces).
 CATALOG_DIR := host/locale
 MESSAGE_SOURCES := $(wildcard firmware/games/*/laptop.py firmware/games/*/sheets.py \
 	firmware/games/*/__init__.py)
@@ -99,7 +100,8 @@ LINK_SOURCES := $(shell grep -rlE --include=*.py '^from [.a-z_]*texts import' fi
 messages: $(STAMP)
 	@mkdir -p build
 	$(BIN)/pybabel -q extract --sort-output --add-location=file -c TRANSLATORS: -k holds:1,2 \
-	  -k T -k around:1 -o build/spielleiter_host.pot host $(MESSAGE_SOURCES) $(LINK_SOURCES)
+	  -k T -k around:1 -k _expect:3 -o build/spielleiter_host.pot \
+	  host $(MESSAGE_SOURCES) $(LINK_SOURCES)
 	$(BIN)/pybabel -q update -i build/spielleiter_host.pot -d $(CATALOG_DIR) \
 	  -D spielleiter_host -l de --ignore-obsolete --init-missing
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .device import HostError, InvalidError, UsageError, read_json
-from .i18n import _
+from .i18n import _, said
 from .output import print_json
 
 T = TypeVar("T")
@@ -53,7 +53,7 @@ def item_error(path: Path, where: str, exc: ValueError) -> BoardFileError:
     """A validator's error (with `path` and `message`, like BoardError) as one naming the
     file and the field: "faces.json: [2].rows[1].pips[0]: ..."."""
     at = ".".join(p for p in (where, str(getattr(exc, "path", "") or "")) if p)
-    message = getattr(exc, "message", str(exc))
+    message = said(getattr(exc, "message", exc))  # the game's check, in the tool's language
     return BoardFileError(f"{path}: {at}: {message}" if at else f"{path}: {message}")
 
 

@@ -214,3 +214,71 @@ def test_a_bot_that_cannot_be_loaded_is_said_in_both_languages(
         argv = ["tournament", "bungee", "--seats", f"{spec},normal", "--games", "2"]
         assert offline(argv, "de", capsys) == (2, f"spielleiter-host: --seats: {spec}: {german}\n")
         assert offline(argv, "en", capsys) == (2, f"spielleiter-host: --seats: {spec}: {english}\n")
+
+
+# --- a game's own board and template checks ---------------------------------------------
+
+
+def template_no_witch_can_cross() -> tuple[dict, str, str]:
+    """A shipped template whose first Paar field names a pair the grid does not have: the
+    template, and why it is refused in German and in English."""
+    from spielleiter.games.besenbingo.templates import default_templates
+
+    data = default_templates()[0].to_json()
+    pairs = {(c["witch"], c["copilot"]) for row in data["grid"] for c in row if isinstance(c, dict)}
+    witch, copilot = next((w, c) for w, _c in sorted(pairs) for c in ("Katze", "Rabe", "Ratte")
+                          if (w, c) not in pairs)  # fmt: skip
+    data["bar"]["paar"][0].update(witch=witch, copilot=copilot)
+    return (
+        data,
+        f"kein Hexenfeld des Rasters zeigt {witch} mit {copilot}: es kann nie angekreuzt werden",
+        f"no witch field on the grid is {witch} with {copilot}: it can never be crossed",
+    )
+
+
+def test_a_template_check_is_said_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, german, english = template_no_witch_can_cross()
+    bad = tmp_path / "tot.json"
+    bad.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    argv = ["templates", "check", str(bad)]
+    assert offline(argv, "de", capsys) == (7, f"spielleiter-host: {bad}: bar.paar[0]: {german}\n")
+    assert offline(argv, "en", capsys) == (7, f"spielleiter-host: {bad}: bar.paar[0]: {english}\n")
+    main([*argv, "--json", "--lang", "de"])
+    assert "no witch field on the grid" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_a_face_check_is_said_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spielleiter.games.engel_bengel.faces import default_boards
+
+    face = dict(next(iter(default_boards().values())))
+    face["rows"] = [dict(r) for r in face["rows"]]
+    face["rows"][1]["pips"] = [5, 9]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(face), encoding="utf-8")
+    argv = ["boards", "check", "engel-bengel", str(bad)]
+    said = f"spielleiter-host: {bad}: rows[1].pips[1]:"
+    assert offline(argv, "de", capsys) == (7, f"{said} muss zwischen 1 und 6 liegen, nicht 9\n")
+    assert offline(argv, "en", capsys) == (7, f"{said} must be from 1 to 6, not 9\n")
+    face["rows"] = face["rows"][:2]
+    bad.write_text(json.dumps(face), encoding="utf-8")
+    assert offline(argv, "de", capsys)[1].endswith("rows: braucht genau 6 Reihen, hat 2\n")
+
+
+def test_the_box_refuses_a_template_in_the_laptop_s_language(
+    box: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, german, english = template_no_witch_can_cross()
+    data["name"] = "Eigen"
+    upload = tmp_path / "eigen.json"
+    upload.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    argv = ["boards", "put", "besenbingo", str(upload), "--pin", "4711"]
+    code, out, err = said([*argv, "--lang", "de"], box, capsys)
+    assert code == 7 and not out
+    assert err == f"spielleiter-host: abgelehnt: bar.paar[0]: {german} (Brett 'Eigen')\n"
+    code, out, err = said([*argv, "--lang", "en"], box, capsys)
+    assert code == 7
+    assert err == f"spielleiter-host: refused: bar.paar[0]: {english} (board 'Eigen')\n"

@@ -36,9 +36,10 @@ places = every.places
 
 GAME_SOURCES = ("laptop.py", "sheets.py", "__init__.py")
 """What `make messages` reads of each game's package (MESSAGE_SOURCES in the Makefile)."""
-KEYWORDS = {**DEFAULT_KEYWORDS, "holds": (1, 2), "T": None, "around": (1,)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "holds": (1, 2), "T": None, "around": (1,), "_expect": (3,)}
 """Babel's keywords, Drawing.holds(singular, plural, count) of the printed sheets, and the
-box's texts for the laptop (spielleiter.texts: T and around)."""
+box's texts for the laptop (spielleiter.texts: T and around, and the message of a game's
+board check, _expect(ok, path, message, **args))."""
 
 
 def link_sources() -> list[Path]:

@@ -22,6 +22,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from spielleiter.texts import T
+
 SIZE = 4
 """The grid is SIZE x SIZE."""
 TOWERS = tuple(range(1, 9))
@@ -80,7 +82,8 @@ class BarField:
 
 
 class TemplateError(ValueError):
-    """An invalid template; `path` names the bad field, `message` says what is wrong."""
+    """An invalid template; `path` names the bad field, `message` says what is wrong (a
+    text, spielleiter.texts.T, that the laptop says in its language)."""
 
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
@@ -187,9 +190,12 @@ class Template:
 # --- validation ----------------------------------------------------------------
 
 
-def _expect(ok: bool, path: str, message: str) -> None:
+def _expect(ok: bool, path: str, message: str, /, **args: Any) -> None:
+    """TemplateError(path, T(message, **args)) unless `ok`: the text is made only for a
+    field that fails, so a valid template costs no text (`make messages` extracts
+    `message` as it extracts T's)."""
     if not ok:
-        raise TemplateError(path, message)
+        raise TemplateError(path, T(message, **args))
 
 
 def _is_int(value: Any) -> bool:
@@ -201,9 +207,9 @@ def _object(
 ) -> Mapping:
     _expect(isinstance(data, Mapping), path, "must be a JSON object")
     missing = keys - set(data)
-    _expect(not missing, path, f"missing {', '.join(sorted(missing))}")
+    _expect(not missing, path, "missing {keys}", keys=", ".join(sorted(missing)))
     extra = set(data) - keys - optional
-    _expect(not extra, path, f"unknown key(s) {', '.join(sorted(map(str, extra)))}")
+    _expect(not extra, path, "unknown key(s) {keys}", keys=", ".join(sorted(map(str, extra))))
     return data
 
 
@@ -213,14 +219,21 @@ def _list(data: Any, path: str) -> list:
 
 
 def _name(data: Any, path: str, known: tuple[str, ...], what: str) -> str:
-    _expect(isinstance(data, str), path, f"a {what} name must be a string")
-    _expect(data in known, path, f"unknown {what} {data!r} (known: {', '.join(known)})")
+    if what == "witch":
+        _expect(isinstance(data, str), path, "a witch name must be a string")
+        _expect(data in known, path, "unknown witch {name!r} (known: {known})", name=data,
+                known=", ".join(known))  # fmt: skip
+    else:
+        _expect(isinstance(data, str), path, "a copilot name must be a string")
+        _expect(data in known, path, "unknown copilot {name!r} (known: {known})", name=data,
+                known=", ".join(known))  # fmt: skip
     return data
 
 
 def _value(data: Any, path: str, low: int, high: int) -> int:
     _expect(_is_int(data), path, "a value must be a whole number")
-    _expect(low <= data <= high, path, f"value {data} must lie in {low}..{high}")
+    _expect(low <= data <= high, path, "value {value} must lie in {low}..{high}", value=data,
+            low=low, high=high)  # fmt: skip
     return data
 
 
@@ -241,13 +254,15 @@ def _witches(data: Any) -> tuple[Witch, ...]:
 
 def _grid(data: Any, witches: tuple[str, ...]) -> tuple[tuple[Cell, ...], ...]:
     rows = _list(data, "grid")
-    _expect(len(rows) == SIZE, "grid", f"needs {SIZE} rows, found {len(rows)}")
+    _expect(len(rows) == SIZE, "grid", "needs {size} rows, found {count}", size=SIZE,
+            count=len(rows))  # fmt: skip
     seen: dict[int, str] = {}
     parity: int | None = None
     grid: list[tuple[Cell, ...]] = []
     for r, row in enumerate(rows):
         _list(row, f"grid[{r}]")
-        _expect(len(row) == SIZE, f"grid[{r}]", f"needs {SIZE} cells, found {len(row)}")
+        _expect(len(row) == SIZE, f"grid[{r}]", "needs {size} cells, found {count}", size=SIZE,
+                count=len(row))  # fmt: skip
         cells: list[Cell] = []
         for c, cell in enumerate(row):
             path = f"grid[{r}][{c}]"
@@ -257,8 +272,9 @@ def _grid(data: Any, witches: tuple[str, ...]) -> tuple[tuple[Cell, ...], ...]:
             tower_here = (r + c) % 2 == parity
             if is_tower:
                 _expect(tower_here, path, "a witch field belongs here (checkerboard)")
-                _expect(cell in TOWERS, path, f"tower {cell} does not exist (towers are 1-8)")
-                _expect(cell not in seen, path, f"tower {cell} appears twice")
+                _expect(cell in TOWERS, path, "tower {tower} does not exist (towers are 1-8)",
+                        tower=cell)  # fmt: skip
+                _expect(cell not in seen, path, "tower {tower} appears twice", tower=cell)
                 seen[cell] = path
                 cells.append(cell)
             else:
@@ -269,7 +285,7 @@ def _grid(data: Any, witches: tuple[str, ...]) -> tuple[tuple[Cell, ...], ...]:
                 cells.append(WitchField(witch, copilot))
         grid.append(tuple(cells))
     for tower in TOWERS:
-        _expect(tower in seen, "grid", f"tower {tower} is missing")
+        _expect(tower in seen, "grid", "tower {tower} is missing", tower=tower)
     return tuple(grid)
 
 
@@ -295,7 +311,10 @@ def _row(data: Any, path: str, keys: set[str], witches: tuple[str, ...]) -> tupl
 
 
 def _describe(field: BarField) -> str:
-    return " with ".join(name for name in (field.witch, field.copilot) if name)
+    """What a field of the bar names: a witch, a copilot, or both."""
+    if field.witch and field.copilot:
+        return T("{witch} with {copilot}", witch=field.witch, copilot=field.copilot)
+    return field.witch or field.copilot or ""
 
 
 def _reachable(row: Sequence[BarField], fields: Sequence[WitchField], paths: list[str]) -> None:
@@ -320,19 +339,24 @@ def _reachable(row: Sequence[BarField], fields: Sequence[WitchField], paths: lis
 
     for i, field in enumerate(row):
         if not any(field.fits(w) for w in fields):
-            message = f"no witch field on the grid is {_describe(field)}: it can never be crossed"
+            message = T(
+                "no witch field on the grid is {what}: it can never be crossed",
+                what=_describe(field),
+            )
             raise TemplateError(paths[i], message)
         _expect(
             i < REVEALS_PER_DURCHGANG,
             paths[i],
-            f"can never be crossed: a Durchgang reveals only {REVEALS_PER_DURCHGANG} towers",
+            "can never be crossed: a Durchgang reveals only {towers} towers",
+            towers=REVEALS_PER_DURCHGANG,
         )
-        _expect(
-            place(i, set()),
-            paths[i],
-            f"can never be crossed: the grid has too few witch fields for {_describe(field)} "
-            "to cross the row up to here",
-        )
+        if not place(i, set()):
+            message = T(
+                "can never be crossed: the grid has too few witch fields for {what} to cross"
+                " the row up to here",
+                what=_describe(field),
+            )
+            raise TemplateError(paths[i], message)
 
 
 def validate_template(data: Any) -> Template:
@@ -353,7 +377,10 @@ def validate_template(data: Any) -> Template:
             _expect(
                 cell != WitchField(kombi_witch, kombi_copilot),
                 "bar.kombi",
-                f"the pair {kombi_witch} + {kombi_copilot} appears on the grid at grid[{r}][{c}]",
+                "the pair {witch} + {copilot} appears on the grid at {where}",
+                witch=kombi_witch,
+                copilot=kombi_copilot,
+                where=f"grid[{r}][{c}]",
             )
     kombi_fields = (
         BarField(0, witch=kombi_witch),
@@ -372,7 +399,9 @@ def validate_template(data: Any) -> Template:
     _expect(
         len(minus) >= MIN_MINUS_FIELDS,
         "bar.minus",
-        f"needs at least {MIN_MINUS_FIELDS} minus fields, found {len(minus)}",
+        "needs at least {least} minus fields, found {count}",
+        least=MIN_MINUS_FIELDS,
+        count=len(minus),
     )
     return Template(
         name=name.strip(),

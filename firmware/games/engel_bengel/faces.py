@@ -31,6 +31,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from spielleiter.texts import T
+
 ROWS = 6
 """Rows on every face."""
 MAX_BOXES = 24
@@ -46,7 +48,8 @@ COLOURS = ("white", "black")
 
 
 class FaceError(ValueError):
-    """An invalid face; `path` names the bad field (e.g. "rows[2].pips[1]")."""
+    """An invalid face; `path` names the bad field (e.g. "rows[2].pips[1]"), `message`
+    says what is wrong (a text, spielleiter.texts.T, the laptop says in its language)."""
 
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
@@ -135,9 +138,11 @@ def row_need(row: Row, filled: Sequence[int]) -> str:
 # --- reading and checking JSON ----------------------------------------------------
 
 
-def _expect(ok: bool, path: str, message: str) -> None:
+def _expect(ok: bool, path: str, message: str, /, **args: Any) -> None:
+    """FaceError(path, T(message, **args)) unless `ok`: the text is made only for a field
+    that fails (`make messages` extracts `message` as it extracts T's)."""
     if not ok:
-        raise FaceError(path, message)
+        raise FaceError(path, T(message, **args))
 
 
 def _is_int(value: Any) -> bool:
@@ -149,22 +154,23 @@ def _object(
 ) -> dict[str, Any]:
     _expect(isinstance(data, Mapping), path, "must be an object")
     missing = required - set(data)
-    _expect(not missing, path, f"missing {', '.join(sorted(missing))}")
+    _expect(not missing, path, "missing {fields}", fields=", ".join(sorted(missing)))
     unknown = set(data) - required - set(optional)
-    _expect(not unknown, path, f"unknown field(s) {', '.join(sorted(unknown))}")
+    _expect(not unknown, path, "unknown field(s) {fields}", fields=", ".join(sorted(unknown)))
     return dict(data)
 
 
 def _int(data: Any, path: str, low: int, high: int) -> int:
-    _expect(_is_int(data), path, f"must be a whole number from {low} to {high}")
-    _expect(low <= data <= high, path, f"must be from {low} to {high}, not {data}")
+    _expect(_is_int(data), path, "must be a whole number from {low} to {high}", low=low, high=high)
+    _expect(low <= data <= high, path, "must be from {low} to {high}, not {value}", low=low,
+            high=high, value=data)  # fmt: skip
     return int(data)
 
 
 def _row(data: Any, path: str) -> Row:
     _expect(isinstance(data, Mapping), path, "must be an object")
     kind = data.get("kind")
-    _expect(kind in KINDS, f"{path}.kind", f"must be one of {', '.join(KINDS)}")
+    _expect(kind in KINDS, f"{path}.kind", "must be one of {choices}", choices=", ".join(KINDS))
     extra = {"pips": {"pips"}, "star": {"boxes"}, "mixed": set()}[kind]
     data = _object(data, path, {"kind", "colour", "value"} | extra)
     colour = data["colour"]
@@ -173,9 +179,8 @@ def _row(data: Any, path: str) -> Row:
     if kind == "pips":
         pips = data["pips"]
         _expect(isinstance(pips, list), f"{path}.pips", "must be a list of pips 1-6")
-        _expect(
-            1 <= len(pips) <= MAX_ROW_BOXES, f"{path}.pips", f"needs 1 to {MAX_ROW_BOXES} boxes"
-        )
+        _expect(1 <= len(pips) <= MAX_ROW_BOXES, f"{path}.pips", "needs 1 to {most} boxes",
+                most=MAX_ROW_BOXES)  # fmt: skip
         values = tuple(_int(p, f"{path}.pips[{i}]", 1, 6) for i, p in enumerate(pips))
         return Row("pips", colour, value, len(values), values)
     if kind == "star":
@@ -191,12 +196,15 @@ def validate_face(data: Any) -> Face:
     _expect(isinstance(name, str) and 1 <= len(name.strip()) <= 40, "name", "1 to 40 characters")
     rows = data["rows"]
     _expect(isinstance(rows, list), "rows", "must be a list of rows")
-    _expect(len(rows) == ROWS, "rows", f"needs exactly {ROWS} rows, found {len(rows)}")
+    _expect(len(rows) == ROWS, "rows", "needs exactly {rows} rows, found {count}", rows=ROWS,
+            count=len(rows))  # fmt: skip
     face = Face(name.strip(), tuple(_row(r, f"rows[{i}]") for i, r in enumerate(rows)))
     _expect(
         face.boxes <= MAX_BOXES,
         "rows",
-        f"{face.boxes} boxes: a face holds at most {MAX_BOXES} (the dice of eight players)",
+        "{boxes} boxes: a face holds at most {most} (the dice of eight players)",
+        boxes=face.boxes,
+        most=MAX_BOXES,
     )
     return face
 
