@@ -26,9 +26,10 @@ every player's dice and chips. No bot ever sees the stack below the top face.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from spielleiter.games.engel_bengel.faces import Face, Row, fits, validate_face
@@ -74,7 +75,17 @@ STARK_MARGIN = 1.0
 
 
 def face_of(view: Mapping[str, Any]) -> Face:
-    return validate_face(view["face"])
+    """The view's face, read once per face (a bot asks for it many times a decision)."""
+    return _face(_face_key(view))
+
+
+def _face_key(view: Mapping[str, Any]) -> str:
+    return json.dumps(view["face"], sort_keys=True, separators=(",", ":"))
+
+
+@lru_cache(maxsize=32)
+def _face(key: str) -> Face:
+    return validate_face(json.loads(key))
 
 
 def normal_move(view: Mapping[str, Any]) -> int:
@@ -259,11 +270,7 @@ def leicht_move(view: Mapping[str, Any], rng: random.Random) -> int:
 
 def position(view: Mapping[str, Any]) -> EngelBengelState:
     """A state that matches the view (the stack below the top face left out)."""
-    game = EngelBengelGame(
-        {"players": view["players"], "faces": [view["face"]], "shuffle": False,
-         "start": "erster", "target": 10_000}
-    )  # fmt: skip
-    state = game.new_initial_state()
+    state = _position_game(_face_key(view), int(view["players"])).new_initial_state()
     state.board = [list(b) for b in view["board"]]
     state.dice = list(view["dice"])
     state.chips = list(view["chips"])
@@ -274,6 +281,16 @@ def position(view: Mapping[str, Any]) -> EngelBengelState:
     state.placed_now = view["placed_now"]
     state.awaiting_roll = False
     return state
+
+
+@lru_cache(maxsize=16)
+def _position_game(face: str, players: int) -> EngelBengelGame:
+    """The game of :func:`position`: the view's face alone (a game is never changed by
+    its states, so one serves every position on that face)."""
+    return EngelBengelGame(
+        {"players": players, "faces": [json.loads(face)], "shuffle": False,
+         "start": "erster", "target": 10_000}
+    )  # fmt: skip
 
 
 def _plan_on(state: EngelBengelState, seat: int) -> EngelBengelState:

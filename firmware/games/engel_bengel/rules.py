@@ -542,10 +542,11 @@ class EngelBengelState(State):
         }
 
     def clone(self) -> EngelBengelState:
-        """An independent copy."""
+        """An independent copy; the game (its parameters and faces) is shared, as no state
+        ever changes it."""
         import copy
 
-        return copy.deepcopy(self)
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     def secret_actions(self) -> list[int]:
         """The stack positions below the faces that came up so far (positions in history()

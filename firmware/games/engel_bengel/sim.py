@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from spielleiter.games.engel_bengel.faces import Face
@@ -38,22 +39,49 @@ class FaceArrays:
     delta: np.ndarray
     score: np.ndarray
     """(P, 6, 7): place_score of row r with k boxes filled, for each of P styles."""
+    fit: np.ndarray | None = None
+    """(6, 7, 7, 7, 7): :func:`fitting` tabulated, [row, filled, first, fourth, pips]."""
 
     @classmethod
     def of(cls, face: Face, styles: Sequence[Style] = (STYLE,)) -> FaceArrays:
-        pips = np.zeros((6, 7), dtype=np.int64)
-        score = np.full((len(styles), 6, 7), NEVER, dtype=np.int64)
-        for r, row in enumerate(face.rows):
-            pips[r, : len(row.pips)] = row.pips
-            for k in range(row.boxes):
-                score[:, r, k] = [place_score(row, k, style) for style in styles]
-        return cls(
-            kind=np.array([KINDS[row.kind] for row in face.rows]),
-            boxes=np.array([row.boxes for row in face.rows]),
-            pips=pips,
-            delta=np.array([row_delta(row) for row in face.rows]),
-            score=score,
-        )
+        """The face's arrays (kept for the last few faces and families of styles)."""
+        return _face_arrays(face, tuple(styles))
+
+    def fits(self, b: Batch, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), 6, 7): a die of pips v fits row r's next box now, in these rows of
+        the batch: one look-up in the table of :func:`fitting`."""
+        assert self.fit is not None
+        return self.fit[SIX, b.filled[rows], b.first[rows], b.fourth[rows]]
+
+
+SIX = np.arange(6)[None, :]
+
+
+@lru_cache(maxsize=16)
+def _face_arrays(face: Face, styles: tuple[Style, ...]) -> FaceArrays:
+    pips = np.zeros((6, 7), dtype=np.int64)
+    score = np.full((len(styles), 6, 7), NEVER, dtype=np.int64)
+    for r, row in enumerate(face.rows):
+        pips[r, : len(row.pips)] = row.pips
+        for k in range(row.boxes):
+            score[:, r, k] = [place_score(row, k, style) for style in styles]
+    fa = FaceArrays(
+        kind=np.array([KINDS[row.kind] for row in face.rows]),
+        boxes=np.array([row.boxes for row in face.rows]),
+        pips=pips,
+        delta=np.array([row_delta(row) for row in face.rows]),
+        score=score,
+    )
+    # Every (filled, first, fourth) of every row at once: 343 positions of six rows.
+    grid = np.array(np.meshgrid(np.arange(7), np.arange(7), np.arange(7), indexing="ij"))
+    filled, first, fourth = (np.repeat(g.reshape(-1, 1), 6, axis=1) for g in grid)
+    zeros = np.zeros(len(filled), dtype=np.int64)
+    rest = ("dice", "chips", "turn", "counts", "cup", "rolls", "placed", "phase", "turns")
+    table = Batch(filled, first, fourth, **dict.fromkeys(rest, zeros), done=zeros.astype(bool))
+    fa.fit = fitting(fa, table).reshape(7, 7, 7, 6, 7).transpose(3, 0, 1, 2, 4).copy()
+    for a in (fa.kind, fa.boxes, fa.pips, fa.delta, fa.score, fa.fit):
+        a.flags.writeable = False
+    return fa
 
 
 @dataclass
@@ -165,7 +193,7 @@ def simulate(
             b.rolls[r_idx] += 1
             b.placed[r_idx] = 0
             b.phase[r_idx] = PLACE
-            fit = fitting(fa, _rows(b, r_idx)) & (counts[:, None, :] > 0)
+            fit = fa.fits(b, r_idx) & (counts[:, None, :] > 0)
             nothing = ~fit.any(axis=(1, 2))
             if nothing.any():
                 _end_turn(b, r_idx[nothing], horizon)
@@ -174,21 +202,21 @@ def simulate(
         if not deciding.any():
             continue
         d_idx = idx[deciding]
-        sub = _rows(b, d_idx)
-        fit = fitting(fa, sub) & (sub.counts[:, None, :] > 0)
+        filled = b.filled[d_idx]
+        fit = fa.fits(b, d_idx) & (b.counts[d_idx][:, None, :] > 0)
         if style is None:
             table = np.broadcast_to(fa.score[0], (len(d_idx), 6, 7))
         else:
             table = fa.score[style[d_idx, b.turn[d_idx]]]
         score = np.take_along_axis(
             table,
-            np.minimum(sub.filled, 6)[:, :, None],
+            np.minimum(filled, 6)[:, :, None],
             axis=2,
         )[:, :, 0]
         scores = np.where(fit, score[:, :, None], NEVER).reshape(len(d_idx), 42)
         best = scores.argmax(axis=1)
         best_score = scores[np.arange(len(d_idx)), best]
-        places = (best_score > NEVER) & ((sub.placed == 0) | (best_score > 0))
+        places = (best_score > NEVER) & ((b.placed[d_idx] == 0) | (best_score > 0))
         if places.any():
             p_idx = d_idx[places]
             row = best[places] // 7
@@ -221,15 +249,6 @@ def simulate(
             if (~again).any():
                 _end_turn(b, rest[~again], horizon)
     return b
-
-
-def _rows(b: Batch, rows: np.ndarray) -> Batch:
-    """A view-like batch of some rows (copies), for the fit and score look-ups."""
-    return Batch(
-        b.filled[rows], b.first[rows], b.fourth[rows], b.dice[rows], b.chips[rows], b.turn[rows],
-        b.counts[rows], b.cup[rows], b.rolls[rows], b.placed[rows], b.phase[rows],
-        b.turns[rows], b.done[rows],
-    )  # fmt: skip
 
 
 def _end_turn(b: Batch, rows: np.ndarray, horizon: int) -> None:
