@@ -24,6 +24,7 @@ from .hal.display import FrameSink
 from .hal.keys import MENU, REPEAT, Key, KeyEvent
 from .session import Session
 from .store import Store, is_full
+from .texts import Text
 from .ui.canvas import Canvas, ShownFrame
 from .ui.screen import Screen, render
 from .ui.take_back import LATE_NOTE_S, TakeBackScreen, draw_too_late
@@ -122,6 +123,8 @@ class Box:
         self.notes: list[str] = []
         """What the box noted since the start, in German: a stored row it could not read
         (a setting at its default, an open game set aside). `hello` sends them."""
+        self.note_texts: list[Text | None] = []
+        """Each note as the laptop's text (None: the note has none; it stays German)."""
         self.stack: list[Screen] = []
         self.started = time.monotonic()
         self._settings = store.settings()
@@ -272,10 +275,12 @@ class Box:
         self.stack[0].enter()
         self.offer_resume()
 
-    def note(self, line: str) -> None:
-        """Keep a German line for the laptop (`hello`'s notes), once."""
+    def note(self, line: str, text: Text | None = None) -> None:
+        """Keep a German line for the laptop (`hello`'s notes), once, with its text for
+        the laptop's language (`notes_text`) where it has one."""
         if line not in self.notes:
             self.notes.append(line)
+            self.note_texts.append(text)
 
     def offer_resume(self) -> None:
         """The open game, if there is one: "Partie fortsetzen?", or why it cannot go on."""
@@ -295,8 +300,8 @@ class Box:
         self.push(main_menu(self))
         self.offer_resume()
         self.submit(partial(_warm_ratings, self.store), lambda _: None)
-        for title, text, line in unreadable_settings_notice(self.store.unreadable_settings()):
-            self.note(line)
+        for title, text, line, said in unreadable_settings_notice(self.store.unreadable_settings()):
+            self.note(line, said)
             self.push(Message(title, text))
 
     def dispatch(self, event: KeyEvent | str | Callable[[], None]) -> None:
@@ -540,6 +545,7 @@ class Box:
             "game": self.session.record.game if self.session else None,
             "fault": None,
             "notes": list(self.notes),
+            "notes_text": [None if t is None else t.to_json() for t in self.note_texts],
         }
 
     def screen(self) -> tuple[bytes, dict[str, Any]]:

@@ -29,6 +29,7 @@ class Setting:
     default: Any
     check: Callable[[Any], str | None]
     help: str
+    """What it means, in English, written with T (the laptop says it in its language)."""
 
 
 def _int_range(lo: int, hi: int) -> Callable[[Any], str | None]:
@@ -103,35 +104,43 @@ def _port(v: Any) -> str | None:
 
 
 SETTINGS: dict[str, Setting] = {
-    "display.contrast": Setting(200, _int_range(0, 255), "OLED contrast 0..255"),
-    "display.driver": Setting("ssd1306", _one_of("ssd1306", "sh1106"), "OLED controller"),
-    "clock.enabled": Setting(False, _bool, "a time limit per decision (Uhr)"),
-    "clock.seconds": Setting(10, _int_range(3, 120), "seconds per decision with the clock on"),
-    "clock.tafel_seconds": Setting(8, _int_range(2, 60), "the Tafel advances after this, clock on"),
+    "display.contrast": Setting(200, _int_range(0, 255), T("OLED contrast 0..255")),
+    "display.driver": Setting("ssd1306", _one_of("ssd1306", "sh1106"), T("OLED controller")),
+    "clock.enabled": Setting(False, _bool, T("a time limit per decision (Uhr)")),
+    "clock.seconds": Setting(10, _int_range(3, 120), T("seconds per decision with the clock on")),
+    "clock.tafel_seconds": Setting(
+        8, _int_range(2, 60), T("the Tafel advances after this, clock on")
+    ),
     "admin.pin": Setting(
-        "", _pin, "admin PIN (4-8 digits) for every link call that changes data; empty: link open"
+        "",
+        _pin,
+        T("admin PIN (4-8 digits) for every link call that changes data; empty: link open"),
     ),
     "serial.port": Setting(
         "/dev/ttyGS0",
         _port,
-        "serial port of the laptop link: ttyGS*, ttyS*, ttyAMA*, ttyUSB*, ttyACM*, serial0/1,"
-        " serial/by-id/*",
+        T(
+            "serial port of the laptop link: ttyGS*, ttyS*, ttyAMA*, ttyUSB*, ttyACM*, serial0/1,"
+            " serial/by-id/*"
+        ),
     ),
-    "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), "spinner source"),
-    "spinner.calibration": Setting(None, _calibration, "spinner sector calibration"),
-    "sound.enabled": Setting(True, _bool, "the buzzer's tunes (turn, clock, take, end)"),
+    "spinner.mode": Setting("auto", _one_of("auto", "sensor", "electronic"), T("spinner source")),
+    "spinner.calibration": Setting(None, _calibration, T("spinner sector calibration")),
+    "sound.enabled": Setting(True, _bool, T("the buzzer's tunes (turn, clock, take, end)")),
     "speech.enabled": Setting(
-        True, _bool, "the box says what happens at the table (where it finds a speaker)"
+        True, _bool, T("the box says what happens at the table (where it finds a speaker)")
     ),
     "speech.mode": Setting(
-        "ereignisse", _one_of("ereignisse", "alles"), "say the events only, or every screen whole"
+        "ereignisse",
+        _one_of("ereignisse", "alles"),
+        T("say the events only, or every screen whole"),
     ),
-    "speech.volume": Setting(100, _int_range(0, 200), "speech volume (eSpeak NG: 100 normal)"),
-    "speech.speed": Setting(160, _int_range(80, 400), "speech speed in words per minute"),
-    "bot.playouts": Setting(2000, _int_range(100, 20000), "playouts per option for Stark/Rat"),
-    "bot.show_ms": Setting(800, _int_range(0, 5000), "how long a computer's move stays shown"),
+    "speech.volume": Setting(100, _int_range(0, 200), T("speech volume (eSpeak NG: 100 normal)")),
+    "speech.speed": Setting(160, _int_range(80, 400), T("speech speed in words per minute")),
+    "bot.playouts": Setting(2000, _int_range(100, 20000), T("playouts per option for Stark/Rat")),
+    "bot.show_ms": Setting(800, _int_range(0, 5000), T("how long a computer's move stays shown")),
     "undo.ms": Setting(
-        1500, _int_range(0, 5000), "how long a human's move can be taken back (Zurück); 0: never"
+        1500, _int_range(0, 5000), T("how long a human's move can be taken back (Zurück); 0: never")
     ),
 }
 

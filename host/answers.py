@@ -125,7 +125,10 @@ RESULTS: dict[str, Any] = {
         "firmware": STR, "hardware": OBJECT, "uptime_s": NUMBER, "game": STR | NULL,
         "protocol": INT, "methods": [STR], "pin_set": BOOL, "fault": Nullable(_FAULT),
     },
-    "settings.get": {"settings": OBJECT, "defaults": OBJECT, "help": MapOf(STR), "pin_set": BOOL},
+    "settings.get": {
+        "settings": OBJECT, "defaults": OBJECT, "help": MapOf(STR),
+        "help_text": Optional(MapOf(OBJECT)), "pin_set": BOOL,
+    },
     "settings.set": {
         "settings": OBJECT, "pin_set": BOOL, "warning": Optional(STR),
         "warning_text": Optional(OBJECT),
@@ -136,7 +139,8 @@ RESULTS: dict[str, Any] = {
     "boards.delete": {"game": STR, "deleted": STR},
     "bestenliste.get": {
         "bestenliste": MapOf([_RATED]), "points": MapOf([_POINTS]), "meaning": MapOf(STR),
-        "lowest_first": MapOf(BOOL), "history": Optional(MapOf([_SERIES])),
+        "meaning_text": Optional(MapOf(OBJECT)), "lowest_first": MapOf(BOOL),
+        "history": Optional(MapOf([_SERIES])),
     },
     "bestenliste.reset": {"game": STR | NULL, "removed": INT},
     "records.list": {"records": [_RECORD_LINE]},

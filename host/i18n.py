@@ -202,12 +202,37 @@ def said(text: Any) -> str:
     return box_text(str(text), to_json() if callable(to_json) else None)
 
 
-def _said(text: Any, known: frozenset[str], depth: int) -> str | None:
-    """`text` translated, or None where any part of it is not in the catalog."""
+def box_note(note: str, text: Any) -> str:
+    """A line the box wrote in German (`hello`'s notes, as its panel said it), in the
+    current language: in English the English of `text` (the box's text beside the note,
+    {"id": template, "args": {...}}, formatted as it stands); in German the catalog's words
+    for it, else `note` as the box wrote it; `note` too where the box sent no text (a
+    line whose reason is the rules' German).
+
+    >>> use("en")
+    >>> box_note("Einstellungen nicht lesbar, es gilt der Standard: x.",
+    ...          {"id": "Settings that cannot be read count at their default: {keys}.",
+    ...           "args": {"keys": "x"}})
+    'Settings that cannot be read count at their default: x.'
+    >>> box_note("Die offene Partie …", None)
+    'Die offene Partie …'
+    >>> use(None)
+    """
+    if language() == SOURCE:
+        english = _said(text, None, 0)
+        return note if english is None else english
+    return box_text(note, text)
+
+
+def _said(text: Any, known: frozenset[str] | None, depth: int) -> str | None:
+    """`text` translated by the catalog (None for `known`: in the box's English as it
+    stands), or None where any part of it is not in the catalog or not a text."""
     if not isinstance(text, dict) or depth > 8:
         return None
     template, args = text.get("id"), text.get("args", {})
-    if not isinstance(template, str) or template not in known or not isinstance(args, dict):
+    if not isinstance(template, str) or not isinstance(args, dict):
+        return None
+    if known is not None and template not in known:
         return None
     values: dict[str, Any] = {}
     for name, value in args.items():
@@ -217,7 +242,7 @@ def _said(text: Any, known: frozenset[str], depth: int) -> str | None:
                 return None
         values[str(name)] = value
     try:
-        return _(template).format(**values)
+        return (template if known is None else _(template)).format(**values)
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return None
 

@@ -23,7 +23,7 @@ from .device import (
     report,
     run_with_device,
 )
-from .i18n import _, ngettext, pgettext
+from .i18n import _, box_text, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -119,6 +119,7 @@ def board_text(result: dict[str, Any]) -> str:
     """Each game's ratings (with the average points of each human), then its points."""
     out = []
     meanings = result.get("meaning", {})
+    meaning_texts = result.get("meaning_text") or {}
     points = result.get("points", {})
     lowest = result.get("lowest_first", {})
     for name, lines in result["bestenliste"].items():
@@ -149,7 +150,7 @@ def board_text(result: dict[str, Any]) -> str:
             else _("points (by the average per match, most first):")
         )
         if meanings.get(name):
-            out.append(f"   ({meanings[name]})")
+            out.append(f"   ({box_text(meanings[name], meaning_texts.get(name))})")
         rows = [
             [p["place"], p["name"], f"{p['average']:.1f}", p["points"], p["matches"], p["wins"]]
             for p in points.get(name, [])

@@ -68,12 +68,13 @@ def settings_get(args: argparse.Namespace) -> int:
         if args.json:
             print_json({k: values[k] for k in keys})
             return 0
+        texts = result.get("help_text") or {}
         rows = [
             [
                 k,
                 _show(values[k]),
                 "" if values[k] == result["defaults"].get(k) else _("changed"),
-                result["help"].get(k, ""),
+                box_text(result["help"].get(k, ""), texts.get(k)),
             ]
             for k in keys
         ]

@@ -282,3 +282,72 @@ def test_the_box_refuses_a_template_in_the_laptop_s_language(
     code, out, err = said([*argv, "--lang", "en"], box, capsys)
     assert code == 7
     assert err == f"spielleiter-host: refused: bar.paar[0]: {english} (board 'Eigen')\n"
+
+
+# --- what the box says of its settings and its Bestenliste ------------------------------
+
+MEANINGS = {
+    "clock.seconds": (
+        "Sekunden je Entscheidung, wenn die Uhr an ist",
+        "seconds per decision with the clock on",
+    ),
+    "speedtombola.takeover": (
+        "der Computer, der einen verlassenen Platz übernimmt",
+        "the computer that takes a left seat",
+    ),
+    "speedtombola.removed": (
+        "die letzte Wahl bei „Lose raus“ beim Aufstellen",
+        'the last choice of "Lose raus" in the setup',
+    ),
+}
+"""A setting of the box, a game's option and a house rule the box remembers: German,
+English."""
+
+
+def test_settings_get_says_each_meaning_in_both_languages(
+    box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for lang, which in (("de", 0), ("en", 1)):
+        code, out, _err = said(["settings", "get", *MEANINGS, "--lang", lang], box, capsys)
+        assert code == 0
+        for key, meanings in MEANINGS.items():
+            line = next(line for line in out.splitlines() if line.startswith(key))
+            assert line.endswith(meanings[which]), (lang, line)
+    code, out, _err = said(["settings", "get", *MEANINGS, "--json", "--lang", "de"], box, capsys)
+    assert code == 0 and json.loads(out) == {"clock.seconds": 10, "speedtombola.takeover":
+                                            "normal", "speedtombola.removed": 9}  # fmt: skip
+
+
+def test_a_game_option_s_range_is_refused_in_both_languages(
+    box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["settings", "set", "speedtombola.takeover=profi", "--pin", "4711"]
+    code, _out, err = said([*argv, "--lang", "de"], box, capsys)
+    assert code == 7 and err == (
+        "spielleiter-host: abgelehnt: speedtombola.takeover: muss eins davon sein: leicht,"
+        " normal, stark\n"
+    )
+    code, _out, err = said([*argv, "--lang", "en"], box, capsys)
+    assert code == 7 and err == (
+        "spielleiter-host: refused: speedtombola.takeover: must be one of leicht, normal, stark\n"
+    )
+
+
+def test_the_bestenliste_says_what_its_points_mean_in_both_languages(
+    box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _err = said(["leaderboard", "speedtombola", "--lang", "de"], box, capsys)
+    assert code == 0 and "   (je Mensch und Partie: je Runde max(0, 50 − Rundenpunkte)" in out
+    code, out, _err = said(["leaderboard", "speedtombola", "--lang", "en"], box, capsys)
+    assert code == 0 and "   (per human and match: per round max(0, 50 - round points)" in out
+
+
+def test_every_meaning_the_box_sends_is_a_text() -> None:
+    """A setting's meaning and a game's Bestenliste meaning written without T would reach
+    the laptop in English only (the catalog checks cover what T marks)."""
+    from spielleiter import settings
+    from spielleiter.games import catalog
+    from spielleiter.texts import Text
+
+    assert [k for k, s in settings.SETTINGS.items() if not isinstance(s.help, Text)] == []
+    assert [e.id for e in catalog.entries() if not isinstance(e.bestenliste, Text)] == []

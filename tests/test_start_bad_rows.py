@@ -35,6 +35,8 @@ from spielleiter.store import FILE_NAME, Store
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import render
 from spielleiter.ui.widgets import Message
+from spielleiter_host import i18n
+from spielleiter_host.info import notes
 
 GAME = "speedtombola"
 SEATS = [
@@ -105,6 +107,17 @@ def ask(box: Box, method: str, **params: Any) -> dict[str, Any]:
     return json.loads(protocol.answer(line.strip(), Methods(box).call) or b"{}")
 
 
+def said_on_the_laptop(hello: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """`hello`'s notes as `spielleiter-host info` says them in German and in English."""
+    try:
+        i18n.use("de")
+        german = notes(hello)
+        i18n.use("en")
+        return german, notes(hello)
+    finally:
+        i18n.use(None)
+
+
 def frames_show(frame: Path, title: str, text: str) -> bool:
     """Whether a frame is exactly the panel's message `title`/`text`."""
     return same_pixels(load_frame(frame), render(Message(title, text)).image)
@@ -142,6 +155,10 @@ def test_an_unreadable_setting_starts_the_box_at_its_default_and_says_so(
         assert box.settings()[key] == settings.SETTINGS[key].default
         hello = ask(box, "hello")["result"]
         assert hello["notes"] == [f"Einstellungen nicht lesbar, es gilt der Standard: {key}."]
+        assert said_on_the_laptop(hello) == (
+            hello["notes"],
+            [f"Settings that cannot be read count at their default: {key}."],
+        )
         got = ask(box, "settings.get")["result"]["settings"]
         assert got[key] == settings.SETTINGS[key].default
         # setting it again replaces the row: the next start says nothing
@@ -192,7 +209,13 @@ def test_an_unreadable_admin_pin_keeps_the_link_shut_until_it_is_reset_at_the_bo
     box = box_on(data)
     try:
         assert box.top is not None and box.top.summary()["title"] == "Admin-PIN unlesbar"
-        assert ask(box, "hello")["result"]["pin_set"] is True
+        hello = ask(box, "hello")["result"]
+        assert hello["pin_set"] is True
+        assert said_on_the_laptop(hello) == (
+            [box.top.summary()["text"]],
+            ["The stored PIN cannot be read: the link stays locked. At the box, Einstellungen,"
+             " Admin-PIN: set it again or delete it."],
+        )  # fmt: skip
         for pin in ("2468", "", "0000"):
             refused = ask(box, "names.add", names=["Mia"], pin=pin)
             assert refused["error"]["code"] in (protocol.WRONG_PIN, protocol.PIN_LOCKED)
@@ -277,9 +300,13 @@ def test_an_open_game_that_does_not_replay_is_reported_with_the_record_id(
         assert "record of" not in reason and "record of" in str(refused.value)
         assert shown["text"] == f"Die offene Partie kann nicht gelesen werden: {reason}."
         assert f"open record {rid} cannot be resumed" in caplog.text
-        assert ask(box, "hello")["result"]["notes"] == [
+        hello = ask(box, "hello")["result"]
+        assert hello["notes"] == [
             f"{shown['text']} Partie {rid} bleibt gespeichert und wird nicht fortgesetzt."
         ]
+        # its reason is the rules' German: no English for it, the laptop says it as it came
+        assert hello["notes_text"] == [None]
+        assert said_on_the_laptop(hello) == (hello["notes"], hello["notes"])
         box.dispatch(KeyEvent(Key.K3))  # OK: the main menu, and a new game starts
         launch(box, GAME, {"players": 3}, SEATS)
         box.settle()
@@ -299,6 +326,13 @@ def test_an_open_game_of_a_game_the_box_does_not_have_is_set_aside(tmp_path: Pat
         assert box.top is not None
         assert box.top.summary()["text"].endswith("diese Box kennt ihr Spiel nicht.")
         assert not box.store.running(rid) and box.store.record(rid).game == "schach"
+        hello = ask(box, "hello")["result"]
+        assert said_on_the_laptop(hello) == (
+            [f"Die offene Partie kann nicht gelesen werden: diese Box kennt ihr Spiel nicht."
+             f" Partie {rid} bleibt gespeichert und wird nicht fortgesetzt."],
+            [f"The open game cannot be read: this box does not know its game. Record {rid}"
+             " stays stored and is not resumed."],
+        )  # fmt: skip
     finally:
         box.close()
         box.store.close()

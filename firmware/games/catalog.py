@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ..texts import T
 from .base import Game, GameInfo, ranks
 
 __all__ = [
-    "GameEntry", "HouseRule", "Option", "Sheets", "Variant", "entries", "entry", "make", "names",
-    "ranks",
+    "GameEntry", "HouseRule", "Option", "Sheets", "T", "Variant", "entries", "entry", "make",
+    "names", "ranks",
 ]  # fmt: skip
 
 PACKAGES: tuple[str, ...] = (
@@ -61,22 +62,27 @@ class Option:
     name: str
     default: Any
     help: str
+    """What the setting means, in English, written with T (the laptop's `settings get`
+    says it in its language)."""
     choices: tuple[Any, ...] = ()
     bounds: tuple[int, int] | None = None
 
     def problem(self, value: Any) -> str | None:
-        """Why `value` is not valid for this option (None when it is)."""
+        """Why `value` is not valid for this option (None when it is), as a text the laptop
+        says in its language (the same words as the box's own settings)."""
         if isinstance(self.default, bool):
-            return None if isinstance(value, bool) else "must be true or false"
+            return None if isinstance(value, bool) else T("must be true or false")
         if self.choices:
             if isinstance(value, bool) or value not in self.choices:
-                return f"must be one of {', '.join(map(str, self.choices))}"
+                return T("must be one of {choices}", choices=", ".join(map(str, self.choices)))
             return None
         if self.bounds is not None:
             lo, hi = self.bounds
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"must be a whole number from {lo} to {hi}"
-            return None if lo <= value <= hi else f"must be from {lo} to {hi}, not {value}"
+                return T("must be a whole number from {low} to {high}", low=lo, high=hi)
+            if lo <= value <= hi:
+                return None
+            return T("must be from {low} to {high}, not {value}", low=lo, high=hi, value=value)
         return None
 
 
@@ -203,7 +209,8 @@ class GameEntry:
     secret: str = ""
     """What no seat may see while a match runs (the link never gives it out before the end)."""
     bestenliste: str = ""
-    """What a Bestenliste line of this game means (shown in docs and by the host tool)."""
+    """What a Bestenliste line of this game means (shown in docs and by the host tool), in
+    English, written with T (the laptop's `leaderboard` says it in its language)."""
     bestenliste_lowest_first: bool = False
     """The game's Bestenliste points count against you (fewest first: a total of points)."""
     leave: str = ""
@@ -265,7 +272,7 @@ class GameEntry:
             Option(
                 rule.setting,
                 rule.options[0],
-                f'the last choice of "{rule.label}" in the setup',
+                T('the last choice of "{label}" in the setup', label=rule.label),
                 choices=rule.options,
             )
             for rule in self.house_rules

@@ -38,7 +38,7 @@ from ..store import (
     kept_backups,
     text_problem,
 )
-from ..texts import T, text_of
+from ..texts import T, Text, text_of
 from .protocol import (
     DEVICE_ERROR,
     INVALID_PARAMS,
@@ -193,6 +193,12 @@ def _validation(path: str, message: str | Exception) -> RpcError:
     return RpcError(VALIDATION_ERROR, text, {"path": path, "message": message})
 
 
+def _texts(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values that are texts (texts.T), each as the laptop's catalog reads it: a
+    result's prose as its sibling `…_text` (docs/protocol.md)."""
+    return {k: v.to_json() for k, v in values.items() if isinstance(v, Text)}
+
+
 def _public(values: Mapping[str, Any]) -> dict[str, Any]:
     """Settings as the laptop sees them: the admin PIN is never sent."""
     return {k: v for k, v in values.items() if k != PIN_SETTING}
@@ -302,6 +308,7 @@ def _settings_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         "settings": _public(m.store.settings()),
         "defaults": _public(settings.defaults()),
         "help": _public({k: s.help for k, s in settings.SETTINGS.items()}),
+        "help_text": _public(_texts({k: s.help for k, s in settings.SETTINGS.items()})),
         "pin_set": m.pin_set(),
     }
 
@@ -446,6 +453,7 @@ def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         "bestenliste": {},
         "points": {},
         "meaning": {},
+        "meaning_text": {},
         "lowest_first": {},
     }
     if wanted is not None:
@@ -457,6 +465,8 @@ def _bestenliste_get(m: Methods, params: dict[str, Any]) -> dict[str, Any]:
         except catalog.UnknownGame:
             meaning, lowest = "", False
         answer["meaning"][game] = meaning
+        if isinstance(meaning, Text):
+            answer["meaning_text"][game] = meaning.to_json()
         answer["lowest_first"][game] = lowest
         answer["bestenliste"][game] = [
             {"place": line.place, "name": line.label, **_rated(line.rating)}

@@ -16,6 +16,7 @@ from ..hal.keys import Key, KeyEvent
 from ..records import RecordError
 from ..session import Session
 from ..settings import SETTINGS, SettingsError
+from ..texts import T, Text
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
@@ -73,23 +74,27 @@ def launch(
     return session
 
 
-def resume_prompt(app: App, record_id: int, noted: Callable[[str], None] | None = None) -> Screen:
+def resume_prompt(
+    app: App, record_id: int, noted: Callable[[str, Text | None], None] | None = None
+) -> Screen:
     """The one place that decides whether an open game can go on (after a restart, an
     error or a restore): "Partie fortsetzen?" when Session.resume reads and replays its
-    record; else a message why not (RecordError's German reason), told to `noted` too.
+    record; else a message why not (RecordError's German reason), told to `noted` too,
+    with the laptop's text where the whole line has one (a RecordError's reason is the
+    rules' German, so its line has none).
     A record that cannot go on keeps its data but is set aside (abandoned), so it is
     never offered again, and the rest of the box works as before."""
     try:
         session = Session.resume(app.store, record_id)
     except RecordError as exc:
-        reason = exc.reason
+        reason, why = exc.reason, None
         detail = f"{exc} ({exc.__cause__})" if exc.__cause__ is not None else str(exc)
         log.warning("open record %s cannot be resumed: %s", record_id, detail)
     except catalog.UnknownGame as exc:
-        reason = "diese Box kennt ihr Spiel nicht"
+        reason, why = "diese Box kennt ihr Spiel nicht", T("this box does not know its game")
         log.warning("open record %s cannot be resumed: no game %s", record_id, exc)
     except Exception:  # noqa: BLE001 - a stored record may break a game in any way
-        reason = "sie lässt sich nicht nachspielen"
+        reason, why = "sie lässt sich nicht nachspielen", T("it cannot be replayed")
         log.exception("open record %s cannot be resumed", record_id)
     else:
         return _resume_question(app, session)
@@ -99,29 +104,46 @@ def resume_prompt(app: App, record_id: int, noted: Callable[[str], None] | None 
         log.warning("open record %s stays open (it could not be set aside): %s", record_id, exc)
     text = f"Die offene Partie kann nicht gelesen werden: {reason}."
     if noted is not None:
-        noted(f"{text} Partie {record_id} bleibt gespeichert und wird nicht fortgesetzt.")
+        said = (
+            None
+            if why is None
+            else T(
+                "The open game cannot be read: {why}. Record {id} stays stored and is not"
+                " resumed.",
+                why=why,
+                id=record_id,
+            )
+        )
+        noted(f"{text} Partie {record_id} bleibt gespeichert und wird nicht fortgesetzt.", said)
     return Message("Partie nicht lesbar", text)
 
 
-def unreadable_settings_notice(keys: list[str]) -> list[tuple[str, str, str]]:
-    """The panel's title and text, and the laptop's line, for stored settings the box
-    could not read: each counts as its default, the admin PIN as one that no PIN opens
-    (the link stays shut until it is set again at the box)."""
+def unreadable_settings_notice(keys: list[str]) -> list[tuple[str, str, str, Text]]:
+    """The panel's title and text, and the laptop's line (German, and as the laptop's
+    text), for stored settings the box could not read: each counts as its default, the
+    admin PIN as one that no PIN opens (the link stays shut until it is set again at the
+    box)."""
     notices = []
     if admin.PIN_SETTING in keys:
         text = (
             "Die gespeicherte PIN ist nicht lesbar: der Link bleibt gesperrt."
             " Einstellungen, Admin-PIN: neu setzen oder löschen."
         )
-        notices.append(("Admin-PIN unlesbar", text, text))
+        said = T(
+            "The stored PIN cannot be read: the link stays locked. At the box, Einstellungen,"
+            " Admin-PIN: set it again or delete it."
+        )
+        notices.append(("Admin-PIN unlesbar", text, text, said))
     others = [key for key in keys if key != admin.PIN_SETTING]
     if others:
         shown = ", ".join(others[:2]) + (f" und {len(others) - 2} weitere" if others[2:] else "")
+        listed = ", ".join(others)
         notices.append(
             (
                 "Einstellung unlesbar",
                 f"Es gilt der Standard für {shown}. Neu setzen: Einstellungen oder Laptop.",
-                f"Einstellungen nicht lesbar, es gilt der Standard: {', '.join(others)}.",
+                f"Einstellungen nicht lesbar, es gilt der Standard: {listed}.",
+                T("Settings that cannot be read count at their default: {keys}.", keys=listed),
             )
         )
     return notices

@@ -1,6 +1,6 @@
 """Besenbingo: the tower cards, the sheets, the computers' crosses, the table and screens."""
 
-from spielleiter.games.catalog import N_, GameEntry, Option, Sheets, Variant
+from spielleiter.games.catalog import N_, GameEntry, Option, Sheets, T, Variant
 
 from .info import INFO
 
@@ -19,7 +19,7 @@ ENTRY = GameEntry(
         Variant("papier", "Papier (Spielleiter)", 1, 1, needs_seats=False),
     ),
     setup="screens:setup",
-    options=(Option("rounds", 1, "solo Durchgänge (one human alone)", choices=SOLO_ROUNDS),),
+    options=(Option("rounds", 1, T("solo Durchgänge (one human alone)"), choices=SOLO_ROUNDS),),
     boards="templates:validate_board:default_boards",
     advice="Tipp (one human at the table): Stark's cross and the points it expects",
     board_twin="templates:twin_board",
@@ -43,7 +43,7 @@ ENTRY = GameEntry(
         "4 lang: Pause.",
     ),
     secret="the silent tower (stiller Turm) and the order of the tower cards not yet turned",
-    bestenliste=(
+    bestenliste=T(
         "per human and digital Durchgang: the sheet's points (never below 0), then +30/+15/+5 "
         "for places 1/2/3 when two or more sheets play (ties share the bonus); paper play "
         "keeps no sheets and scores nothing; a first place of two or more sheets is a win"

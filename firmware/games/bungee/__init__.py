@@ -5,20 +5,23 @@ order with the sixes' skips, the lucky number, the calls and the 6-round sheet) 
 "Gegen Computer" (the whole game on the box against Leicht, Normal or Stark).
 """
 
-from spielleiter.games.catalog import GameEntry, HouseRule, Option, Variant
+from spielleiter.games.catalog import GameEntry, HouseRule, Option, T, Variant
 
 from .info import HOUSE_RULES, INFO, ROUND_CHOICES
 
 LEVELS = ("leicht", "normal", "stark")
 RULE_HELP = {
-    "bungee_lucky_again": "a Bungee card turned up as lucky card is shuffled back (else it "
-    "stays and no number counts 0)",
-    "empty_pile_reshuffle": "an empty pile is refilled from the discards but the top card "
-    "(else the round ends)",
-    "skip_discarder": "sixes skip round the table, the discarder too",
-    "skip_last_turn": "a player skipped after a call loses the last turn",
-    "tie_all_win": "tied players of whom none called all win (else nobody wins)",
-    "dealer_moves": "the dealer moves one seat on each round",
+    "bungee_lucky_again": T(
+        "a Bungee card turned up as lucky card is shuffled back (else it stays and no number"
+        " counts 0)"
+    ),
+    "empty_pile_reshuffle": T(
+        "an empty pile is refilled from the discards but the top card (else the round ends)"
+    ),
+    "skip_discarder": T("sixes skip round the table, the discarder too"),
+    "skip_last_turn": T("a player skipped after a call loses the last turn"),
+    "tie_all_win": T("tied players of whom none called all win (else nobody wins)"),
+    "dealer_moves": T("the dealer moves one seat on each round"),
 }
 
 ENTRY = GameEntry(
@@ -38,7 +41,7 @@ ENTRY = GameEntry(
     replay="replay:replay_text",
     house_rules=(HouseRule("rounds", "Runden", (6, 3, 1), "rounds"),),
     options=(
-        Option("rounds", 6, "rounds per Bungee match (the rule text: 6)", choices=ROUND_CHOICES),
+        Option("rounds", 6, T("rounds per Bungee match (the rule text: 6)"), choices=ROUND_CHOICES),
         *(Option(name, default, RULE_HELP[name]) for name, default in HOUSE_RULES.items()),
     ),
     help=(
@@ -54,7 +57,7 @@ ENTRY = GameEntry(
         "2 Zug, 3 Bungee. 4 lang: Pause.",
     ),
     secret="the hands and the face-down pile of the running round (digital play)",
-    bestenliste=(
+    bestenliste=T(
         "per human: the 6-round total of each finished match, the lowest average per match "
         "first, with the matches played and won (tied winners each)"
     ),

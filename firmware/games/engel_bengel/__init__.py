@@ -1,6 +1,6 @@
 """Engel & Bengel: the faces, the rules, computers that know when to stop, table and screens."""
 
-from spielleiter.games.catalog import N_, GameEntry, HouseRule, Option, Sheets
+from spielleiter.games.catalog import N_, GameEntry, HouseRule, Option, Sheets, T
 
 from .info import (
     DURCHGAENGE,
@@ -42,26 +42,29 @@ ENTRY = GameEntry(
         HouseRule("end", "Ende", END_CHOICES, "end", ("Ziel", "Durchgänge")),
     ),
     options=(
-        Option("wuerfel", "box", "who rolls: the box's cup, or real dice entered", DICE_SOURCES),
-        Option("end", "ziel", "game end: a chip target, or a fixed number", END_CHOICES),
+        Option("wuerfel", "box", T("who rolls: the box's cup, or real dice entered"), DICE_SOURCES),
+        Option("end", "ziel", T("game end: a chip target, or a fixed number"), END_CHOICES),
         Option(
-            "target", TARGET, "chips that end the game after their Durchgang", bounds=TARGET_BOUNDS
+            "target",
+            TARGET,
+            T("chips that end the game after their Durchgang"),
+            bounds=TARGET_BOUNDS,
         ),
         Option(
             "limit",
             LIMIT,
-            "the cap: a game that ends by the target ends after this many Durchgänge at most",
+            T("the cap: a game that ends by the target ends after this many Durchgänge at most"),
             bounds=LIMIT_BOUNDS,
         ),
         Option(
             "durchgaenge",
             DURCHGAENGE,
-            "Durchgänge of a game that ends by number",
+            T("Durchgänge of a game that ends by number"),
             bounds=DURCHGAENGE_BOUNDS,
         ),
-        Option("shuffle", True, "the stack of faces is shuffled once at the start"),
-        Option("start", "zufall", "first start player: drawn, or the first seat", START_CHOICES),
-        Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
+        Option("shuffle", True, T("the stack of faces is shuffled once at the start")),
+        Option("start", "zufall", T("first start player: drawn, or the first seat"), START_CHOICES),
+        Option("takeover", "normal", T("the computer that takes a left seat"), choices=LEVELS),
     ),
     help=(
         "Würfle bis zu 5 deiner Würfel. Nach jedem Wurf mindestens einen passenden "
@@ -78,7 +81,7 @@ ENTRY = GameEntry(
     ),
     advice="Tipp (one human against computers): Stark's move and its chips against the others",
     secret="the order of the stack of faces below the faces that came up so far",
-    bestenliste=(
+    bestenliste=T(
         "per human and game: the final chips, and a win for the richest (tied winners "
         "each); a line sums the chips of its games, with the games played and won"
     ),

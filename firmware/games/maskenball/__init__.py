@@ -1,6 +1,6 @@
 """Maskenball der Käfer: the spinner, the beetles, the ants, the table and its screens."""
 
-from spielleiter.games.catalog import GameEntry, HouseRule, Option
+from spielleiter.games.catalog import GameEntry, HouseRule, Option, T
 
 from .info import INFO
 
@@ -19,9 +19,7 @@ ENTRY = GameEntry(
         HouseRule("mode", "Magnete", MODES, "mode", ("Box", "echt")),
         HouseRule("tips", "Tipps", (False, True), "tips"),
     ),
-    options=(
-        Option("tips", False, "show tips (which beetle, win chance)"),
-    ),
+    options=(Option("tips", False, T("show tips (which beetle, win chance)")),),
     setup="screens:setup",
     settings_items="spinner_setup:settings_items",
     help=(
@@ -36,8 +34,8 @@ ENTRY = GameEntry(
     ),
     advice="tips (setting maskenball.tips): which beetle to visit, the win chance of each option",
     secret="the magnet groups (which beetles swap) in digital play",
-    bestenliste=(
-        "per table size (\"4 Spieler\"), the whole table as one team: a won game scores "
+    bestenliste=T(
+        'per table size ("4 Spieler"), the whole table as one team: a won game scores '
         "10 + the vine fields still free (and counts as a win), a lost one 0"
     ),
     leave="leaving ends the game: the table is not scored",

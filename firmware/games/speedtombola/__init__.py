@@ -1,6 +1,6 @@
 """Speedtombola, the No Thanks! variant: rules, computers, the table and its screens."""
 
-from spielleiter.games.catalog import GameEntry, HouseRule, Option
+from spielleiter.games.catalog import GameEntry, HouseRule, Option, T
 
 from .info import INFO, REMOVED_CHOICES, ROUND_CHOICES
 
@@ -20,7 +20,7 @@ ENTRY = GameEntry(
         HouseRule("rounds", "Runden", ROUND_CHOICES, "rounds"),
     ),
     options=(
-        Option("takeover", "normal", "the computer that takes a left seat", choices=LEVELS),
+        Option("takeover", "normal", T("the computer that takes a left seat"), choices=LEVELS),
     ),
     help=(
         "Wer dran ist, nimmt das Los mit allen Groschen darauf, oder sagt "
@@ -36,7 +36,7 @@ ENTRY = GameEntry(
     ),
     advice="Rat (one human against computers): Stark's choice, points and win chances",
     secret="the lots removed unseen from the drum in the running round",
-    bestenliste=(
+    bestenliste=T(
         "per human and match: per round max(0, 50 - round points), then +30/+15/+5 for "
         "places 1/2/3 (ties share the place's bonus); a first place counts as a win"
     ),
