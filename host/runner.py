@@ -29,7 +29,7 @@ from typing import IO, Any
 from spielleiter import __version__
 
 from .device import whole_number
-from .i18n import N_, _
+from .i18n import N_, _, said
 
 MAX_RESTARTS = 8
 """Local pools rebuilt after a worker died, before the run gives up."""
@@ -289,7 +289,7 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
             except Exception as exc:  # the task failed on every worker Dask tried
                 raise RunError(
                     _("item {item} failed on the cluster: {why}").format(
-                        item=futures[future], why=exc
+                        item=futures[future], why=said(exc)
                     )
                 ) from exc
             yield futures[future], result

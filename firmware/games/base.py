@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from spielleiter.texts import T
+
 if TYPE_CHECKING:
     import random
 
@@ -103,9 +105,13 @@ class Game(ABC):
             or not info.min_players <= players <= info.max_players
         ):
             raise ParameterError(
-                f"{info.name}: players must be a whole number from {info.min_players} to "
-                f"{info.max_players}, not {players!r}"
-            )
+                T(
+                    "{game}: players must be a whole number from {least} to {most}, not"
+                    " {value!r}",
+                    game=info.name, least=info.min_players, most=info.max_players,
+                    value=players,
+                )
+            )  # fmt: skip
 
     @classmethod
     @abstractmethod

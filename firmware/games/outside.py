@@ -18,7 +18,8 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from spielleiter.texts import T
+from spielleiter.games.base import IllegalActionError
+from spielleiter.texts import T, text_of
 
 
 class SeatError(ValueError):
@@ -27,11 +28,17 @@ class SeatError(ValueError):
 
 
 def seat_failed(seat: int, level: str, exc: Exception) -> SeatError:
-    """A seat's error with the seat named: "seat 2 (bots/mine.py:decide): ...".
+    """A seat's error with the seat named: "seat 2 (bots/mine.py:decide): ...". A move the
+    rules refuse says the rules' reason as they give it, in the players' German (DESIGN.md:
+    the box speaks German to its players), in a frame of the laptop's language.
 
     >>> str(seat_failed(1, "normal", SeatError("no answer")))
     'seat 2 (normal): no answer'
+    >>> str(seat_failed(0, "mine.py:f", IllegalActionError("Wer nichts hat, muss nehmen.")))
+    'seat 1 (mine.py:f): the rules refuse its move: Wer nichts hat, muss nehmen.'
     """
+    if isinstance(exc, IllegalActionError) and text_of(exc) is None:
+        exc = SeatError(T("the rules refuse its move: {why}", why=str(exc)))
     return SeatError(T("seat {seat} ({level}): {why}", seat=seat + 1, level=level, why=exc))
 
 

@@ -32,7 +32,7 @@ from spielleiter_host.device import (
     report,
     whole_number,
 )
-from spielleiter_host.i18n import N_, _
+from spielleiter_host.i18n import N_, _, said
 from spielleiter_host.output import print_json, table
 
 GAME = "engel-bengel"
@@ -220,7 +220,7 @@ def boards_stats(args: argparse.Namespace) -> int:
         try:  # the rules' own limits on faces (how many a game takes)
             EngelBengelGame({"players": len(seats), "faces": [f.to_json() for f in faces]})
         except ParameterError as exc:
-            raise InvalidError(str(exc)) from None
+            raise InvalidError(said(exc)) from None
     try:
         options = runner.options_from(args, args.json)
         stats = play_stats(seats, args.games, args.seed, faces if args.file else None, options)

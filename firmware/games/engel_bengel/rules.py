@@ -63,6 +63,7 @@ from spielleiter.games.engel_bengel.info import (
     START_CHOICES,
     TARGET,
 )
+from spielleiter.texts import T
 
 DICE = 30
 """Dice in the box; shared out floor(DICE / players) each, the rest stays in the box."""
@@ -225,13 +226,27 @@ class EngelBengelGame(Game):
         if faces is None:
             return default_faces()
         if not isinstance(faces, list) or not 1 <= len(faces) <= 64:
-            raise ParameterError("engel-bengel: faces must be a list of 1 to 64 faces")
+            raise ParameterError(
+                T("{game}: faces must be a list of 1 to {most} faces", game=INFO.name, most=64)
+            )
         result = []
         for i, f in enumerate(faces):
             try:
                 result.append(face_by_name(f) if isinstance(f, str) else validate_face(f))
-            except (KeyError, FaceError) as exc:
-                raise ParameterError(f"engel-bengel: faces[{i}]: {exc}") from exc
+            except KeyError:
+                raise ParameterError(
+                    T(
+                        "{game}: faces[{index}]: no face named {name!r}",
+                        game=INFO.name,
+                        index=i,
+                        name=f,
+                    )
+                ) from None
+            except FaceError as exc:
+                where = f"faces[{i}]: {exc.path}" if exc.path else f"faces[{i}]"
+                raise ParameterError(
+                    T("{game}: {path}: {why}", game=INFO.name, path=where, why=exc.message)
+                ) from exc
         return tuple(result)
 
     @property
