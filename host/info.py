@@ -2,7 +2,11 @@
 
 A box in safe mode (its store, or its pin map, is faulty: firmware/safe_mode.py) says
 so first, in sentences: what is wrong, what its panel shows, and what to do on the
-laptop, with the command to type; `--json` gives `hello` as the box sent it.
+laptop, with the command to type. Then a table of what `hello` says, each field under its
+label in the laptop's language (`fields`; a field a newer box adds under its own key), the
+values that are our words (yes and no, the hardware's states, the uptime's units) in the
+laptop's language too, the data (versions, names, numbers) as they came. `--json` gives
+`hello` as the box sent it.
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ import argparse
 from typing import Any
 
 from .device import Device, add_connection_args, run_with_device
-from .i18n import N_, _, box_note
-from .output import print_json, table
+from .i18n import N_, _, box_note, pgettext
+from .output import labelled, plain, print_json, table
 
 
 def register(subparsers: Any) -> None:
@@ -29,18 +33,95 @@ def info(args: argparse.Namespace) -> int:
         fault = box.hello.get("fault")
         if isinstance(fault, dict):
             print("\n".join(fault_lines(fault, bool(box.hello.get("pin_set")))) + "\n")
-        rows = [[_("port"), box.name]]
-        for key, value in sorted(box.hello.items()):
-            if key == "hardware" and isinstance(value, dict):
-                rows.extend([f"hardware.{k}", v] for k, v in sorted(value.items()))
-            elif key == "notes" and isinstance(value, list):
-                rows.extend(["notes", note] for note in notes(box.hello))
-            elif key not in ("methods", "notes_text") and not (key == "fault" and value):
-                rows.append([key, value])
+        rows = info_rows(box.hello, box.name)
         print(table([_("field"), _("value")], rows))
         return 0
 
     return run_with_device(args, body)
+
+
+HIDDEN = ("methods", "notes_text")
+"""What `hello` says for the laptop, not for people: the link's method names, and the
+notes' texts (said in the notes' rows)."""
+
+
+def info_rows(hello: dict[str, Any], port: str) -> list[list[str]]:
+    """`hello` as rows of (label, value) in the laptop's language, in the order of
+    `fields()`: the port first, each hardware part on its own row, a field a newer box adds
+    under its key, the notes last, one a row; a fault is said in sentences before
+    (`fault_lines`), not here.
+
+    >>> from spielleiter_host import i18n
+    >>> i18n.use("de")
+    >>> info_rows({"firmware": "0.1.0", "uptime_s": 3725.3, "pin_set": False,
+    ...            "hardware": {"buttons": "keyboard", "bell": 1}, "flux": "on"}, "/dev/x")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [['Port', '/dev/x'], ['Firmware', '0.1.0'], ['Laufzeit', '1 Std. 2 Min.'],
+     ['PIN gesetzt', 'nein'], ['Hardware: Tasten', 'Tastatur'], ['flux', 'on'],
+     ['hardware.bell', '1']]
+    >>> i18n.use(None)
+    """
+    shown: dict[str, Any] = {"port": port}
+    for key, value in hello.items():
+        if key == "hardware" and isinstance(value, dict):
+            shown.update({f"hardware.{part}": state for part, state in value.items()})
+        elif key == "uptime_s":
+            shown[key] = uptime(value)
+        elif key == "notes" and isinstance(value, list):
+            continue  # last, a row each
+        elif key not in HIDDEN and not (key == "fault" and value):
+            shown[key] = value
+    rows = labelled(shown, fields(), hardware_words())
+    if isinstance(hello.get("notes"), list):
+        rows.extend([fields()["notes"], note] for note in notes(hello))
+    return rows
+
+
+def fields() -> dict[str, str]:
+    """The label of each field of `hello` in the laptop's language, in the order the table
+    shows them (every field the box sends: tests/test_host_one_language.py)."""
+    return {
+        "port": pgettext("info", "port"),
+        "firmware": pgettext("info", "firmware"),
+        "protocol": pgettext("info", "protocol"),
+        "uptime_s": pgettext("info", "uptime"),
+        "game": pgettext("info", "game"),
+        "pin_set": pgettext("info", "PIN set"),
+        "fault": pgettext("info", "fault"),
+        "hardware": pgettext("info", "hardware"),
+        "hardware.emulated": pgettext("info", "hardware: emulated"),
+        "hardware.display": pgettext("info", "hardware: display"),
+        "hardware.buttons": pgettext("info", "hardware: buttons"),
+        "hardware.spinner": pgettext("info", "hardware: spinner"),
+        "hardware.buzzer": pgettext("info", "hardware: buzzer"),
+        "hardware.speaker": pgettext("info", "hardware: speaker"),
+        "notes": pgettext("info", "note"),
+    }
+
+
+def hardware_words() -> dict[str, str]:
+    """The states the box gives its hardware (not a driver's name or a pin, which are
+    data), in the laptop's language."""
+    return {
+        "emulated": pgettext("hardware", "emulated"),
+        "keyboard": pgettext("hardware", "keyboard"),
+        "sensor": pgettext("hardware", "sensor"),
+        "electronic": pgettext("hardware", "electronic"),
+    }
+
+
+def uptime(seconds: Any) -> str:
+    """How long the box has been running, in the laptop's words and units ("1 h 2 min",
+    "5 min 3 s", "12 s"); anything but a number as it came."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+        return plain(seconds)
+    whole = int(seconds)
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    if hours:
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+    if minutes:
+        return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=rest)
+    return _("{seconds} s").format(seconds=rest)
 
 
 def notes(hello: dict[str, Any]) -> list[str]:

@@ -26,7 +26,7 @@ from .device import (
     write_file,
 )
 from .i18n import _, pgettext
-from .output import print_json, saved
+from .output import plain, print_json, saved
 
 _BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
 
@@ -100,27 +100,16 @@ def summary_line(summary: dict[str, Any]) -> str:
     them (the panel's words), yes and no in the laptop's words."""
     labels = summary_labels()
     return "  ".join(
-        f"{labels.get(k, k)}: {screen_name(v) if k == 'screen' else _plain(v, labels)}"
+        f"{labels.get(k, k)}: {screen_name(v) if k == 'screen' else plain(v, labels)}"
         for k, v in summary.items()
     )
-
-
-def _plain(value: Any, labels: dict[str, str]) -> str:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, list | tuple):
-        return ", ".join(_plain(v, labels) for v in value)
-    if isinstance(value, dict):
-        inner = "; ".join(f"{labels.get(k, k)}: {_plain(v, labels)}" for k, v in value.items())
-        return f"({inner})"
-    return "-" if value is None else str(value)
 
 
 def screen_name(name: Any) -> str:
     """A screen's name in the laptop's language: the box's own screens by name, a game's
     as the game's id and the screen's name ("GAME.Tisch" for "GAME.table")."""
     if not isinstance(name, str):
-        return _plain(name, {})
+        return plain(name)
     names = screen_names()
     game, dot, own = name.rpartition(".")
     if dot and own in names:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .device import write_file
 from .i18n import _, ngettext, yes_answers
+
+NONE: Mapping[str, str] = MappingProxyType({})
+"""No labels, or no words (what `plain` and `labelled` take when given none)."""
 
 
 def confirmed(question: str, yes: bool) -> bool:
@@ -89,6 +93,43 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     out = [line(list(headers)), line(["-" * w for w in widths])]
     out.extend(line(row) for row in cells)
     return "\n".join(out)
+
+
+def labelled(
+    fields: Mapping[str, Any], labels: Mapping[str, str], words: Mapping[str, str] = NONE
+) -> list[list[str]]:
+    """A box's fields as rows of a table for people: each field under its label in the
+    laptop's language, in the order of `labels` (a field it lacks, from a newer box, under
+    its own key, after them), its value `plain`."""
+    order = {key: i for i, key in enumerate(labels)}
+    keys = sorted(fields, key=lambda k: (order.get(k, len(order)), k))
+    return [[labels.get(k, k), plain(fields[k], labels, words)] for k in keys]
+
+
+def plain(value: Any, labels: Mapping[str, str] = NONE, words: Mapping[str, str] = NONE) -> str:
+    """A value the box sent, for people: yes or no, "-" for none, a list joined with
+    commas, an object as (label: value; …) under `labels`; a string that is one of our
+    `words` (a state such as "emulated") in the laptop's language, anything else (a
+    version, a name, a number, the panel's words) as it came.
+
+    >>> from spielleiter_host import i18n
+    >>> i18n.use("de")
+    >>> plain([True, None, "keyboard", "Anna", 2], words={"keyboard": "Tastatur"})
+    'ja, -, Tastatur, Anna, 2'
+    >>> i18n.use(None)
+    """
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list | tuple):
+        return ", ".join(plain(v, labels, words) for v in value)
+    if isinstance(value, dict):
+        inner = "; ".join(
+            f"{labels.get(k, k)}: {plain(v, labels, words)}" for k, v in value.items()
+        )
+        return f"({inner})"
+    if isinstance(value, str):
+        return words.get(value, value)
+    return "-" if value is None else str(value)
 
 
 def _cell(value: Any) -> str:

@@ -24,8 +24,9 @@ from .device import (
     seconds,
     until_interrupted,
 )
-from .i18n import _
-from .output import print_json, table
+from .i18n import _, pgettext
+from .info import hardware_words
+from .output import labelled, print_json, table
 
 ACTIONS = CALIBRATE_ACTIONS
 KEYS = CALIBRATE_KEYS
@@ -159,5 +160,36 @@ def _show(args: argparse.Namespace, result: Any) -> int:
     if args.json or not isinstance(result, dict):
         print_json(result)
     else:
-        print(table([_("field"), _("value")], sorted(result.items())))
+        # a calibration stays JSON: what `calibrate calibration=…` takes back
+        shown = {k: json.dumps(v) if isinstance(v, dict) else v for k, v in result.items()}
+        print(table([_("field"), _("value")], labelled(shown, fields(), words())))
     return 0
+
+
+def fields() -> dict[str, str]:
+    """The label of each field of `spinner read` and `calibrate` in the laptop's language,
+    in the order the table shows them (every field the box sends:
+    tests/test_host_one_language.py); a field a newer box adds stays under its key."""
+    return {
+        "mode": pgettext("spinner", "in use"),
+        "setting": pgettext("spinner", "setting"),
+        "sensor": pgettext("spinner", "sensor fitted"),
+        "magnet": pgettext("spinner", "magnet"),
+        "message": pgettext("spinner", "message"),
+        "angle_deg": pgettext("spinner", "angle (°)"),
+        "position_deg": pgettext("spinner", "position (°)"),
+        "sector": pgettext("spinner", "sector"),
+        "ambiguous": pgettext("spinner", "between sectors"),
+        "calibration": pgettext("spinner", "calibration"),
+    }
+
+
+def words() -> dict[str, str]:
+    """The spinner's states (its source, its setting, its magnet) in the laptop's language."""
+    return {
+        **hardware_words(),
+        "auto": pgettext("spinner", "auto"),
+        "ok": pgettext("spinner", "ok"),
+        "warning": pgettext("spinner", "warning"),
+        "fault": pgettext("spinner", "fault"),
+    }

@@ -68,7 +68,7 @@ def host(fake, capsys):
 
 def test_info_prints_a_table_and_json(host):
     code, out, _ = host("info")
-    assert code == 0 and "firmware" in out and "hardware.display" in out
+    assert code == 0 and "firmware" in out and "hardware: display" in out
     code, out, _ = host("info", "--json")
     assert json.loads(out)["protocol"] == 1
 

@@ -1,8 +1,8 @@
 """What the laptop says reads as one language, the laptop's (issue 26): a box in safe mode
-as sentences, the mirror's summary line, Engel & Bengel's `boards stats` refused by the
-rules, a task that failed on a Dask cluster, and the frame round a move the rules refuse
-in a tournament (the rules' reason itself stays in the players' German). German by
-default, English with --lang en, --json unchanged."""
+as sentences, info's and spinner read's tables, the mirror's summary line, Engel &
+Bengel's `boards stats` refused by the rules, a task that failed on a Dask cluster, and
+the frame round a move the rules refuse in a tournament (the rules' reason itself stays
+in the players' German). German by default, English with --lang en, --json unchanged."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from spielleiter.link.fake import FakeDevice
 from spielleiter.link.server import LinkServer
 from spielleiter.safe_mode import SafeLink, SafeMode
 from spielleiter.store import Store, StoreFault
-from spielleiter_host import i18n, mirror, runner
+from spielleiter_host import i18n, info, mirror, runner, spinner
 from spielleiter_host.cli import main
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
@@ -112,6 +112,222 @@ def test_every_fault_kind_of_the_box_has_its_sentences() -> None:
     assert lines[1] == (
         "  Was tun: Eine Sicherung zurückspielen: spielleiter-host backup restore DATEI"
     )
+
+
+# --- info's table ---------------------------------------------------------------------
+
+
+class RealBox(FakeDevice):
+    """A fake box that says hello as a running box does (its hardware, a note), and a field
+    and a hardware part a newer box might add."""
+
+    def hello(self) -> dict[str, object]:
+        return {
+            "firmware": "0.9.1",
+            "hardware": {
+                "emulated": False,
+                "display": "sh1106",
+                "buttons": True,
+                "buzzer": 17,
+                "speaker": False,
+                "spinner": "sensor",
+                "lamp": "on",
+            },
+            "uptime_s": 3725.3,
+            "game": "speedtombola",
+            "fault": None,
+            "notes": ["Die offene Partie 3 lässt sich nicht lesen."],
+            "notes_text": [None],
+            "flux": 3,
+        }
+
+
+INFO_SAID = {
+    "de": [
+        "Feld                    Wert",
+        "----------------------  -------------------------------------------",
+        "Port                    PORT",
+        "Firmware                0.9.1",
+        "Protokoll               1",
+        "Laufzeit                1 Std. 2 Min.",
+        "Spiel                   speedtombola",
+        "PIN gesetzt             nein",
+        "Störung                 -",
+        "Hardware: emuliert      nein",
+        "Hardware: Display       sh1106",
+        "Hardware: Tasten        ja",
+        "Hardware: Drehpfeil     Sensor",
+        "Hardware: Summer        17",
+        "Hardware: Lautsprecher  nein",
+        "flux                    3",
+        "hardware.lamp           on",
+        "Hinweis                 Die offene Partie 3 lässt sich nicht lesen.",
+    ],
+    "en": [
+        "field               value",
+        "------------------  -------------------------------------------",
+        "port                PORT",
+        "firmware            0.9.1",
+        "protocol            1",
+        "uptime              1 h 2 min",
+        "game                speedtombola",
+        "PIN set             no",
+        "fault               -",
+        "hardware: emulated  no",
+        "hardware: display   sh1106",
+        "hardware: buttons   yes",
+        "hardware: spinner   sensor",
+        "hardware: buzzer    17",
+        "hardware: speaker   no",
+        "flux                3",
+        "hardware.lamp       on",
+        "note                Die offene Partie 3 lässt sich nicht lesen.",
+    ],
+}
+"""info's table of RealBox (PORT: its port): the labels, yes and no, the hardware's states
+and the uptime's units in the laptop's language; versions, names and numbers as they came;
+a field this laptop does not know under its key; the note as the box wrote it (no text
+beside it: the rules' German)."""
+
+
+@pytest.fixture
+def real_box(tmp_path: Path) -> Iterator[str]:
+    """RealBox on a pty: its port."""
+    store = Store.open(tmp_path / "data")
+    with LinkServer.on_pty(RealBox(store)) as server:
+        yield server.port_name
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_info_s_table_reads_in_the_laptop_s_language(
+    lang: str, real_box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = said(["info", "--port", real_box, "--timeout", "3", "--lang", lang], capsys)
+    assert code == 0 and out.splitlines() == [
+        line.replace("PORT", real_box) for line in INFO_SAID[lang]
+    ], out
+
+
+def test_info_json_is_the_same_in_both_languages(
+    real_box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["info", "--port", real_box, "--timeout", "3", "--json"]
+    said_in = {lang: said([*argv, "--lang", lang], capsys) for lang in ("de", "en")}
+    hello = json.loads(said_in["de"][1])
+    assert said_in["de"] == said_in["en"] and hello["uptime_s"] == 3725.3
+    assert hello["hardware"]["spinner"] == "sensor" and hello["pin_set"] is False
+
+
+def _strings(*nodes: ast.AST | None) -> set[str]:
+    """The string constants in `nodes` (a dict's keys or values, an assignment's value)."""
+    return {n.value for node in nodes if node is not None for n in ast.walk(node)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)}  # fmt: skip
+
+
+def _hellos() -> tuple[set[str], set[str], set[str]]:
+    """What the box's hello() functions send: the fields, the hardware parts (also those
+    firmware/cli.py finds), and the hardware states that are words (string constants)."""
+    fields: set[str] = set()
+    parts: set[str] = set()
+    states: set[str] = set()
+    for path in FIRMWARE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name in ("hello", "_hello"):
+                for found in ast.walk(node):
+                    if isinstance(found, ast.Return) and isinstance(found.value, ast.Dict):
+                        for key, value in zip(found.value.keys, found.value.values, strict=True):
+                            fields |= _strings(key)
+                            if _strings(key) == {"hardware"} and isinstance(value, ast.Dict):
+                                parts |= _strings(*value.keys)
+                                states |= _strings(*value.values)
+            # firmware/cli.py: hardware: dict = {"part": …} and hardware["part"] = "state"
+            elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id == "hardware":
+                        if isinstance(node.value, ast.Dict):
+                            parts |= _strings(*node.value.keys)
+                    elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                            and target.value.id == "hardware":  # fmt: skip
+                        parts |= _strings(target.slice)
+                        states |= _strings(node.value)
+    return fields, parts, states
+
+
+def test_every_field_of_the_box_s_hello_has_its_label() -> None:
+    """A field or hardware part the box sends without a label would stay English (its key)
+    in a German table; a hardware state without its words too."""
+    from spielleiter.spinner_service import ELECTRONIC, SENSOR
+
+    fields, parts, states = _hellos()
+    assert {"firmware", "pin_set", "uptime_s", "notes"} <= fields
+    assert {"emulated", "display", "buttons", "buzzer", "speaker", "spinner"} <= parts
+    labels = info.fields()
+    assert sorted(fields - set(labels) - set(info.HIDDEN)) == []
+    assert sorted(f"hardware.{part}" for part in parts if f"hardware.{part}" not in labels) == []
+    assert "keyboard" in states  # the emulated box's
+    assert sorted((states | {SENSOR, ELECTRONIC}) - set(info.hardware_words())) == []
+
+
+# --- spinner read's table -------------------------------------------------------------
+
+
+class SensorBox(FakeDevice):
+    """A fake box whose spinner reads as a fitted sensor reads (firmware/spinner_service.py)."""
+
+    def spinner_read(self) -> dict[str, object]:
+        return {"mode": "sensor", "setting": "auto", "sensor": True, "angle_deg": 12.5,
+                "magnet": "warning", "message": "Magnet zu schwach", "position_deg": 10.0,
+                "sector": None, "ambiguous": [3, 4], "calibration": {"sectors": 16}}  # fmt: skip
+
+
+SPINNER_SAID = {
+    "de": ["in Betrieb            Sensor", "Einstellung           automatisch",
+           "Sensor eingebaut      ja", "Magnet                Warnung",
+           "Meldung               Magnet zu schwach", "Winkel (°)            12.5",
+           "Stellung (°)          10.0", "Feld                  -",
+           "zwischen den Feldern  3, 4", 'Kalibrierung          {"sectors": 16}'],
+    "en": ["in use           sensor", "setting          auto", "sensor fitted    yes",
+           "magnet           warning", "message          Magnet zu schwach",
+           "angle (°)        12.5", "position (°)     10.0", "sector           -",
+           "between sectors  3, 4", 'calibration      {"sectors": 16}'],
+}  # fmt: skip
+"""spinner read's rows (under the header and its rule): the states in the laptop's words,
+the numbers as they came, the calibration as the JSON `calibrate` takes back, the sensor's
+message as the box said it."""
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_spinner_read_s_table_reads_in_the_laptop_s_language(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store.open(tmp_path / "data")
+    with LinkServer.on_pty(SensorBox(store)) as server:
+        argv = ["spinner", "read", "--port", server.port_name, "--timeout", "3"]
+        code, out, _ = said([*argv, "--lang", lang], capsys)
+        assert code == 0 and out.splitlines()[2:] == SPINNER_SAID[lang], out
+        json_said = {la: said([*argv, "--json", "--lang", la], capsys) for la in ("de", "en")}
+    store.close()
+    assert json_said["de"] == json_said["en"] and json.loads(json_said["de"][1])["mode"] == "sensor"
+
+
+def test_every_field_of_the_spinner_has_its_label() -> None:
+    """What SpinnerService.read and .calibrate send, and the states read() gives."""
+    from spielleiter.spinner_service import MODES
+
+    source = (FIRMWARE / "spinner_service.py").read_text(encoding="utf-8")
+    keys: set[str] = set()
+    for function in ast.walk(ast.parse(source)):
+        if isinstance(function, ast.FunctionDef) and function.name in ("read", "calibrate"):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Dict):
+                    keys |= _strings(*node.keys)
+                elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "update":
+                    keys |= {k.arg for k in node.keywords if k.arg}
+    assert {"mode", "magnet", "angle_deg", "calibration"} <= keys
+    assert sorted(keys - set(spinner.fields())) == []
+    assert sorted({*MODES, "ok", "warning", "fault"} - set(spinner.words())) == []
 
 
 # --- mirror's summary line ---------------------------------------------------------------
