@@ -84,7 +84,7 @@ def main() -> None:
         print(
             f"Stark decision, {players} players, {len(times)} positions: median "
             f"{statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms "
-            f"({bots.STARK_PLAYOUTS} playouts per move)"
+            f"(Nochmal weighed by {bots.STARK_DRAWN} rolls)"
         )
     print(f"simulator: {simulator_rate():,.0f} Durchgang playouts/s (4 players, 20,000 rows)")
     for level, who in (("normal", "takes the suggestion"), ("leicht", "plays random fitting dice")):

@@ -13,7 +13,7 @@ import pytest
 from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import arena, bots, opponents
 from spielleiter.games.engel_bengel.policy import STYLE, Style, policy_move
-from spielleiter.games.engel_bengel.rules import EngelBengelGame, EngelBengelState, roll_code
+from spielleiter.games.engel_bengel.rules import EngelBengelGame, EngelBengelState, Move, roll_code
 from spielleiter.games.engel_bengel.sim import Batch, simulate
 
 
@@ -188,45 +188,56 @@ def stark_views(count: int) -> list[dict]:
     ][:count]
 
 
-def test_stark_meets_a_family_of_opponents_not_its_own_rollout_player(
+def test_the_tipps_playouts_meet_a_family_of_opponents_not_its_own_rollout_player(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With a family of one (every opponent Normal's rollout player) Stark's values are
-    not those it finds against the family, on the same dice."""
+    """With a family of one (every opponent Normal's rollout player) the playouts' values
+    are not those found against the family, on the same dice."""
     differ = 0
     for view in stark_views(6):
-        family = bots.stark_values(view, random.Random(5), playouts=16)
+        family = bots.playout_means(view, random.Random(5), playouts=16)
         with monkeypatch.context() as m:
             m.setattr(bots, "OPPONENT_FAMILY", ((opponents.SEARCH_KEEP, STYLE),))
-            alone = bots.stark_values(view, random.Random(5), playouts=16)
+            alone = bots.playout_means(view, random.Random(5), playouts=16)
         differ += family != pytest.approx(alone)
     assert differ >= 3
 
 
-def test_stark_leaves_normals_move_only_for_a_clearly_better_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    views = stark_views(8)
-    monkeypatch.setattr(bots, "STARK_MARGIN", float("inf"))
-    assert [bots.stark_move(v, random.Random(1)) for v in views] == list(
-        map(bots.normal_move, views)
-    )
-    monkeypatch.setattr(bots, "STARK_MARGIN", 0.0)
-    for view in views:
-        edges = bots.stark_playouts(view, random.Random(1))
-        normal = bots.normal_move(view)
+def test_stark_plays_the_best_move_of_its_plan_whatever_its_generator() -> None:
+    for view in stark_views(8):
+        values = bots.stark_values(view)
         move = bots.stark_move(view, random.Random(1))
-        assert move == normal or edges[move].mean() > edges[normal].mean()
+        assert move == bots.stark_move(view, random.Random(2)) == bots.stark_move(view)
+        assert values[move] == max(values.values())
 
 
-def test_stark_plays_out_normals_best_moves_by_its_plan() -> None:
+def test_stark_weighs_nochmal_by_more_rolls_than_normal_and_its_first_are_normals() -> None:
+    for dice in range(2, 6):
+        assert bots._drawn(dice, bots.STARK_DRAWN)[: bots.NORMAL_DRAWN] == bots._drawn(dice)
+        assert len(bots._drawn(dice, bots.STARK_DRAWN)) == bots.STARK_DRAWN
+    views = [v for v in stark_views(40) if Move.NOCHMAL in v["legal"]]
+    assert views
+    differ = sum(
+        bots.stark_values(v)[Move.NOCHMAL] != pytest.approx(bots.normal_values(v)[Move.NOCHMAL])
+        for v in views
+    )
+    assert differ >= len(views) // 2
+    for v in views:  # everything but Nochmal with more dice is valued alike
+        stark, normal = bots.stark_values(v), bots.normal_values(v)
+        if len(v["roll"]) <= bots.NORMAL_LOOKAHEAD:
+            assert stark == pytest.approx(normal)
+
+
+def test_the_tipp_plays_out_starks_best_moves_by_its_plan() -> None:
     for view in stark_views(6):
-        values = bots.stark_values(view, random.Random(2), playouts=8)
-        plan = bots.normal_values(view)
-        assert set(values) <= set(view["legal"]) and bots.normal_move(view) in values
+        values = bots.playout_means(view, random.Random(2), playouts=8)
+        plan = bots.stark_values(view)
+        assert set(values) <= set(view["legal"]) and bots.stark_move(view) in values
         assert len(values) == min(bots.STARK_CANDIDATES, len(view["legal"]))
         left_out = [plan[a] for a in plan if a not in values]
         assert min(plan[a] for a in values) >= max(left_out, default=-1e9)
+        move, means = bots.stark_choice(view, random.Random(2), playouts=8)
+        assert move == bots.stark_move(view) and means == pytest.approx(values)
 
 
 def test_an_arena_game_is_the_same_for_the_same_deal_and_seed() -> None:

@@ -9,16 +9,17 @@
   me, a black row it is forced to finish is its loss). Wherever it may stop it weighs
   Nochmal by one more roll, planned the same way and then stopped: every outcome of one
   die, eight fixed rolls of more (the same every time, so Normal is deterministic).
-- Stark searches its own turn: Normal's best few moves by its plan (STARK_CANDIDATES),
-  each played out 48 times (the move, the rest of that roll as Normal plans it, then the
-  numpy simulator to the end of the round of the table; the same dice for every move),
-  scored by its chips minus the others' mean chips. It does not assume its opponents play
-  like it: in every playout each opponent plays a style drawn from a family
-  (:data:`OPPONENT_FAMILY`: from never rolling again to always rolling again, from
-  careless to careful about leaving rows one box short), so its value of a move is a mean
-  over the kinds of players it may meet, not a bet that they set up rows for it. It
-  plays Normal's move unless another is better by more than STARK_MARGIN standard errors
-  of the paired difference.
+- Stark plans its turn as Normal does and looks further into Nochmal: it weighs rolling
+  on with more dice by STARK_DRAWN fixed rolls, not eight, each planned to its end, so
+  its choice between Stopp and Nochmal (and every placement that leaves a roll) rests on
+  a three times surer estimate. Its values, like Normal's, do not depend on who the
+  opponents are: a row left unfinished is valued by the chance that the next player's
+  cup finishes it. Measured against Stark's earlier search (Normal's best four moves
+  played out against a family of opponents), which lost to Normal: the playouts' own
+  rollout play was weaker than the plan they were to improve. The playouts stay for
+  the Tipp (:func:`stark_choice`): after the round of the table, where each of Stark's
+  best few moves leaves the player against the others, on the same dice, with every
+  opponent drawn from :data:`OPPONENT_FAMILY`.
 
 The view is everything a player at the table sees: the top face, its boxes, the roll,
 every player's dice and chips. No bot ever sees the stack below the top face.
@@ -56,6 +57,9 @@ NORMAL_LOOKAHEAD = 1
 """Normal weighs Nochmal by every outcome of one more roll with this many dice or fewer,
 and by NORMAL_DRAWN fixed rolls with more."""
 NORMAL_DRAWN = 8
+STARK_DRAWN = 24
+"""Stark plans as Normal does, but weighs Nochmal with more dice by this many fixed rolls
+(Normal's eight among them): its estimate of rolling on is three times as sure."""
 OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
     (keep, style)
     for keep in (1, 2, 3, 4, 99)
@@ -65,13 +69,11 @@ OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
 reckless (1) to cautious (99, never again); Normal's rollout style, a careful one and a
 careless one."""
 STARK_PLAYOUTS = 48
-"""Playouts per legal move for Stark (the same dice for every move)."""
+"""Playouts per move for the Tipp's figures (the same dice for every move)."""
 STARK_HORIZON = 0
-"""Turns Stark looks ahead past its own (0: one round of the table)."""
+"""Turns the playouts look ahead past the player's own (0: one round of the table)."""
 STARK_CANDIDATES = 4
-"""Stark plays out Normal's best few moves by its plan, not every legal move."""
-STARK_MARGIN = 1.0
-"""Stark leaves Normal's move only for one better by this many standard errors."""
+"""The Tipp plays out Stark's best few moves by its plan, not every legal move."""
 
 
 def face_of(view: Mapping[str, Any]) -> Face:
@@ -102,7 +104,19 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
     """Each legal move's value by Normal's plan: the chips it brings this turn, less a
     little per die placed, plus the rows it leaves as valued by who is likely to finish
     them (against the others' mean)."""
-    plan = _plan(face_of(view), int(view["players"]), _next_cup(view))
+    return plan_values(view, NORMAL_DRAWN)
+
+
+def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
+    """Each legal move's value by Stark's plan: Normal's, with Nochmal weighed by
+    STARK_DRAWN rolls."""
+    return plan_values(view, STARK_DRAWN)
+
+
+def plan_values(view: Mapping[str, Any], drawn: int) -> dict[int, float]:
+    """Each legal move's value by the plan that weighs Nochmal with more dice by `drawn`
+    fixed rolls."""
+    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn)
     board = tuple(tuple(b) for b in view["board"])
     roll = tuple(sorted(view["roll"]))
     values = {}
@@ -117,10 +131,11 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
 
 
 @cache
-def _drawn(dice: int) -> tuple[tuple[int, ...], ...]:
-    """NORMAL_DRAWN rolls of `dice` dice, the same every time (Normal is deterministic)."""
+def _drawn(dice: int, count: int = NORMAL_DRAWN) -> tuple[tuple[int, ...], ...]:
+    """`count` rolls of `dice` dice, the same every time (the plans are deterministic; a
+    longer list begins with the shorter one)."""
     rng = random.Random(f"normal-{dice}")
-    return tuple(tuple(sorted(rng.randint(1, 6) for _ in range(dice))) for _ in range(NORMAL_DRAWN))
+    return tuple(tuple(sorted(rng.randint(1, 6) for _ in range(dice))) for _ in range(count))
 
 
 def _next_cup(view: Mapping[str, Any]) -> int:
@@ -133,7 +148,8 @@ def _next_cup(view: Mapping[str, Any]) -> int:
 
 
 PLAN_MEMO = 200_000
-"""Values Normal keeps per face, player count and next cup (they depend on nothing else)."""
+"""Values a plan keeps per face, player count, next cup and drawn rolls (they depend on
+nothing else)."""
 
 
 @cache
@@ -141,26 +157,28 @@ def _plans() -> dict[tuple[Any, ...], _Plan]:
     return {}
 
 
-def _plan(face: Face, players: int, cup: int) -> _Plan:
-    """Normal's values for one face, player count and next cup, kept between decisions."""
+def _plan(face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> _Plan:
+    """The plan's values for one face, player count, next cup and number of drawn rolls,
+    kept between decisions."""
     plans = _plans()
-    key = (face, players, cup)
+    key = (face, players, cup, drawn)
     plan = plans.get(key)
     if plan is None or len(plan.memo) > PLAN_MEMO:
         if len(plans) > 16:
             plans.clear()
-        plan = plans[key] = _Plan(face, players, cup)
+        plan = plans[key] = _Plan(face, players, cup, drawn)
     return plan
 
 
 class _Plan:
-    """Normal's values (memoised: they depend only on the face, the players, the next cup
-    and the position of the roll). Wherever a plan may stop it may also roll once more,
-    weighed by the rolls of :meth:`again` (each planned, then stopped). The placements
-    of one roll end alike in any order, so a plan places them row by row."""
+    """Normal's and Stark's values (memoised: they depend only on the face, the players,
+    the next cup, the drawn rolls and the position of the roll). Wherever a plan may stop
+    it may also roll once more, weighed by the rolls of :meth:`again` (each planned, then
+    stopped). The placements of one roll end alike in any order, so a plan places them
+    row by row."""
 
-    def __init__(self, face: Face, players: int, cup: int) -> None:
-        self.face, self.players, self.cup = face, players, cup
+    def __init__(self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> None:
+        self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
         self.memo: dict[tuple[Any, ...], float] = {}
         self.rows = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
         """What each row is worth left with k boxes filled."""
@@ -232,8 +250,8 @@ class _Plan:
         return value
 
     def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
-        """Nochmal: the mean over every roll of `dice` dice (NORMAL_DRAWN fixed rolls of
-        more than NORMAL_LOOKAHEAD), each planned and then stopped."""
+        """Nochmal: the mean over every roll of `dice` dice (the plan's fixed drawn rolls
+        of more than NORMAL_LOOKAHEAD), each planned and then stopped."""
         key = (board, dice)
         if key in self.memo:
             return self.memo[key]
@@ -242,7 +260,8 @@ class _Plan:
 
     def _again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
         if dice > NORMAL_LOOKAHEAD:
-            return sum(self.best(board, roll, True, False) for roll in _drawn(dice)) / NORMAL_DRAWN
+            rolls = _drawn(dice, self.drawn)
+            return sum(self.best(board, roll, True, False) for roll in rolls) / self.drawn
         return sum(
             p * self.best(board, tuple(roll_dice(code, dice)), True, False)
             for code, p in roll_outcomes(dice)
@@ -294,13 +313,13 @@ def _position_game(face: str, players: int) -> EngelBengelGame:
 
 
 def _plan_on(state: EngelBengelState, seat: int) -> EngelBengelState:
-    """The rest of the roll as Normal plans it: more dice, then Stopp or Nochmal (the state
+    """The rest of the roll as Stark plans it: more dice, then Stopp or Nochmal (the state
     waits for the new roll then)."""
     durchgang = state.durchgang
     while (
         not state.is_terminal() and state.durchgang == durchgang and state.current_player() == seat
     ):
-        move = normal_move(state.view(seat))
+        move = stark_move(state.view(seat))
         state.apply_action(move)
         if move == Move.NOCHMAL:
             break
@@ -308,8 +327,8 @@ def _plan_on(state: EngelBengelState, seat: int) -> EngelBengelState:
 
 
 def _candidates(view: Mapping[str, Any]) -> list[int]:
-    """The legal moves Stark plays out: Normal's STARK_CANDIDATES best by its plan."""
-    values = normal_values(view)
+    """The legal moves the Tipp plays out: Stark's STARK_CANDIDATES best by its plan."""
+    values = stark_values(view)
     legal = [int(a) for a in view["legal"]]
     ranked = sorted(legal, key=lambda a: (-values[a], legal.index(a)))
     return sorted(ranked[:STARK_CANDIDATES])
@@ -319,10 +338,10 @@ def stark_playouts(
     view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
 ) -> dict[int, Any]:
     """Per candidate move (_candidates), (own chips - the others' mean chips) in each
-    playout: the move, the
-    rest of its roll as Normal plans it, then the simulator to the end of the round of the
-    table (Stark's later rolls on the rollout policy), each opponent playing a style drawn
-    from OPPONENT_FAMILY per playout. The same dice and draws for every move."""
+    playout: the move, the rest of its roll as Stark plans it, then the simulator to the
+    end of the round of the table (the player's later rolls on the rollout policy), each
+    opponent playing a style drawn from OPPONENT_FAMILY per playout. The same dice and
+    draws for every move."""
     import numpy as np
     from spielleiter.games.engel_bengel.sim import Batch, simulate
 
@@ -357,39 +376,33 @@ def stark_playouts(
     return {a: edge[i] for i, a in enumerate(legal)}
 
 
-def stark_values(
+def playout_means(
     view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
 ) -> dict[int, float]:
     """Each candidate move's mean of (own chips - the others' mean chips) over the playouts."""
     return {a: float(e.mean()) for a, e in stark_playouts(view, rng, playouts).items()}
 
 
-def stark_move(view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS) -> int:
-    """Stark's move: Normal's, unless the playouts find a move better by more than
-    STARK_MARGIN standard errors of the paired difference."""
-    return stark_choice(view, rng, playouts)[0]
+def stark_move(view: Mapping[str, Any], rng: random.Random | None = None) -> int:
+    """Stark's move: the best of every legal move by its plan (the first of equals).
+    Deterministic: `rng` is taken for the computers' common signature only."""
+    legal = [int(a) for a in view["legal"]]
+    if len(legal) == 1:
+        return legal[0]
+    values = stark_values(view)
+    return max(legal, key=lambda a: (values[a], -legal.index(a)))
 
 
 def stark_choice(
     view: Mapping[str, Any], rng: random.Random, playouts: int = STARK_PLAYOUTS
 ) -> tuple[int, dict[int, float]]:
-    """Stark's move and each candidate's mean of (own chips - the others' mean chips)
-    (empty when only one move is legal): what a Tipp says, from one set of playouts."""
+    """Stark's move and, for its best few moves by the plan, the playouts' mean of (own
+    chips - the others' mean chips) after the round of the table (empty when only one
+    move is legal): what a Tipp says."""
     legal = list(view["legal"])
     if len(legal) == 1:
         return int(legal[0]), {}
-    edges = stark_playouts(view, rng, playouts)
-    normal = normal_move(view)
-    best, best_z = normal, STARK_MARGIN
-    for action, edge in edges.items():
-        gain = edge - edges[normal]
-        spread = float(gain.std(ddof=1)) / len(gain) ** 0.5
-        if spread == 0.0:
-            continue
-        z = float(gain.mean()) / spread
-        if z > best_z:
-            best, best_z = action, z
-    return int(best), {a: float(e.mean()) for a, e in edges.items()}
+    return stark_move(view), playout_means(view, rng, playouts)
 
 
 def choose(view: Mapping[str, Any], *, level: str, rng: random.Random) -> int:

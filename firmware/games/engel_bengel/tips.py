@@ -1,9 +1,9 @@
 """Engel & Bengel's Tipp: what Stark would do now and why, from a seat's view.
 
-Stark plays Normal's best few moves to the end of the round of the table on the same
-dice (bots.stark_choice) and keeps Normal's move unless one is clearly better. The Tipp
-says the move in words, the chips it expects against the others, and the next best
-move's; a placement that completes a black row says what it costs.
+Stark's move is the best by its plan; the Tipp plays Stark's best few moves to the end
+of the round of the table on the same dice (bots.stark_choice) and says the move in
+words, the chips it leaves the player with against the others, and the next best move's;
+a placement that completes a black row says what it costs.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def tip(view: dict[str, Any], rng: random.Random) -> Tip:
         second = others[0]
         other = move_words(view, second)
         other = other[0].lower() + other[1:]
-        if edges[second] > edges[action]:  # Stark keeps Normal's move unless clearly beaten
+        if edges[second] > edges[action]:  # one round of the table, against Stark's plan
             why += f" {move_words(view, second)} ({chips(edges[second])}) ist nicht sicher besser."
         else:
             why += f" Sonst am besten: {other} ({chips(edges[second])})."
