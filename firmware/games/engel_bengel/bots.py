@@ -42,7 +42,6 @@ from spielleiter.games.engel_bengel.rules import (
     EngelBengelState,
     Move,
     decode_place,
-    place_action,
     roll_dice,
     roll_outcomes,
     row_delta,
@@ -182,6 +181,12 @@ class _Plan:
         self.memo: dict[tuple[Any, ...], float] = {}
         self.rows = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
         """What each row is worth left with k boxes filled."""
+        self.boxes = [row.boxes for row in face.rows]
+        self.paid = [row_delta(row) - NORMAL_DIE for row in face.rows]
+        """What the die that completes a row brings (its chips, less the die)."""
+        self.total = sum(self.boxes)
+        self.fitting: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        """The pips that fit a row's next box, per row and its dice so far."""
 
     def row_left(self, row: Row, filled: int) -> float:
         if filled >= row.boxes:
@@ -201,22 +206,39 @@ class _Plan:
 
     def leave(self, board: tuple[tuple[int, ...], ...]) -> float:
         """The rows as this turn leaves them, against the others' mean."""
-        return sum(values[len(b)] for values, b in zip(self.rows, board, strict=True))
+        r0, r1, r2, r3, r4, r5 = self.rows  # a face has six rows
+        b0, b1, b2, b3, b4, b5 = board
+        return sum(
+            (r0[len(b0)], r1[len(b1)], r2[len(b2)], r3[len(b3)], r4[len(b4)], r5[len(b5)])
+        )
 
     def place(
         self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int, more: bool
     ) -> float:
         """Place the die of `action`, then the best of the rest (`more`: Nochmal may follow)."""
         r, v = decode_place(action)
-        row = self.face.rows[r]
-        new = board[:r] + ((*board[r], v),) + board[r + 1 :]
-        value = (row_delta(row) if len(new[r]) == row.boxes else 0) - NORMAL_DIE
-        rest = list(roll)
-        rest.remove(v)
-        full = all(len(new[i]) == w.boxes for i, w in enumerate(self.face.rows))
-        if full or not rest:
+        return self._place(board, roll, r, v, more)
+
+    def _place(
+        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], r: int, v: int, more: bool
+    ) -> float:
+        cells = (*board[r], v)
+        new = board[:r] + (cells,) + board[r + 1 :]
+        value = self.paid[r] if len(cells) == self.boxes[r] else -NORMAL_DIE
+        i = roll.index(v)
+        rest = roll[:i] + roll[i + 1 :]
+        if not rest or sum(map(len, new)) == self.total:
             return value + self.leave(new)
-        return value + self.best(new, tuple(rest), False, more, r)
+        return value + self.best(new, rest, False, more, r)
+
+    def fits(self, r: int, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """The pips that fit row r's next box after `cells`."""
+        key = (r, cells)
+        found = self.fitting.get(key)
+        if found is None:
+            row = self.face.rows[r]
+            found = self.fitting[key] = tuple(v for v in range(1, 7) if fits(row, cells, v))
+        return found
 
     def best(
         self,
@@ -231,12 +253,12 @@ class _Plan:
         key = (board, roll, must, more, low)
         if key in self.memo:
             return self.memo[key]
+        dice = set(roll)
         options = [
-            self.place(board, roll, place_action(r, v), more)
-            for r, row in enumerate(self.face.rows)
-            if r >= low
-            for v in set(roll)
-            if fits(row, board[r], v)
+            self._place(board, roll, r, v, more)
+            for r in range(low, len(board))
+            for v in self.fits(r, board[r])
+            if v in dice
         ]
         if must and not options:
             value = self.leave(board)
@@ -266,6 +288,7 @@ class _Plan:
             p * self.best(board, tuple(roll_dice(code, dice)), True, False)
             for code, p in roll_outcomes(dice)
         )
+
 
 
 def leicht_move(view: Mapping[str, Any], rng: random.Random) -> int:
