@@ -7,8 +7,8 @@ less (the lucky number and Bungee cards count 0), else discard the card group wo
 most and draw. Stark samples the hidden cards consistently with what it has seen (its
 hand, the lucky card, the discards, the cards others took and still hold, and that a
 caller holds 5 points or less), plays every candidate move to the end of the round on
-the same samples with the numpy simulator, and picks the move with the best expected
-score against the others' average. In its playouts each other player calls and takes
+the same samples with the numpy simulator (until all but the longest 2 % of the rounds are
+over), and picks the move with the best expected score against the others' average. In its playouts each other player calls and takes
 by a style drawn from Stark's belief about that player (`belief`: a posterior over 15
 threshold styles from the match's public moves and the hands shown at the ends of
 rounds), its own seat as Normal.
@@ -37,6 +37,9 @@ LEICHT_SENSE = 0.5
 """How often Leicht plays Normal's move instead of a random card group."""
 STARK_SAMPLES = 48
 """Samples of the hidden cards Stark plays out per candidate move."""
+STARK_LONG = 0.02
+"""Stark stops its playouts once no more than this share of them still runs (the longest
+rounds, which would cost half the turns) and scores those as their hands stand."""
 
 
 def counts(cards: list[int]) -> list[int]:
@@ -222,8 +225,10 @@ def evaluate(
     face = np.repeat(np.array([m[1] for m in moves]), samples)
     call, take = belief.rollout_styles(view, gen, samples, own=(CALL_LIMIT, NORMAL_TAKE))
     call_at, take_at = np.tile(call, (k, 1)), np.tile(take, (k, 1))
+    long = STARK_LONG * b.size
     for i in range(120):
-        if not b.active.any():
+        running = int(b.active.sum())
+        if not running or (i and running <= long):
             break
         u = np.tile(gen.random(samples), k)
         sim.step(b, u, call_at, take_at, forced if i == 0 else None, face)
