@@ -1,8 +1,10 @@
-"""Engel & Bengel benchmark: Stark's decision time (goal: median <= 100 ms on a laptop),
-the simulator's rate, and the key presses a human needs per placement and per turn.
+"""Engel & Bengel benchmark: Stark's decision time, the simulator's rate, and the key
+presses a human needs per placement and per turn.
 
 Stark is timed on decision points of games between Normal computers (3 and 4 players):
-only positions with more than one legal move count (a forced move costs nothing). The key
+only positions with more than one legal move count (a forced move costs nothing); and in
+whole games of Stark computers, its plans kept as on a fresh box (a face's first
+decisions pay for the face's plan). The key
 presses come from a human playing Normal's moves on the box (the box rolling) against two
 Normal computers, with the board screen's keys (K1 die, K2 row, K3 Legen/Nochmal, K4
 Stopp).
@@ -56,6 +58,30 @@ def time_stark(players: int, count: int = 200) -> list[float]:
     return times
 
 
+def game_times(players: int, games: int, level: str = "stark", seed: int = 0) -> list[float]:
+    """CPU seconds of every decision with a choice in whole games where every seat plays
+    `level`, the plans kept between decisions as on a box that starts fresh: each face's
+    first decisions pay for its plan (the decision views above meet warmer plans)."""
+    bots._plans().clear()
+    times = []
+    for g in range(games):
+        state = EngelBengelGame({"players": players}).new_initial_state()
+        rng = random.Random(seed * 1000 + g)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            view = state.view(state.current_player())
+            if len(view["legal"]) == 1:
+                state.apply_action(view["legal"][0])
+                continue
+            t0 = time.process_time()
+            move = bots.choose(view, level=level, rng=rng)
+            times.append(time.process_time() - t0)
+            state.apply_action(move)
+    return times
+
+
 def simulator_rate(rows: int = 20_000) -> float:
     """Playouts of a whole Durchgang per second (4 players, fresh board)."""
     state = EngelBengelGame({"players": 4, "shuffle": False, "start": "erster"})
@@ -85,6 +111,13 @@ def main() -> None:
             f"Stark decision, {players} players, {len(times)} positions: median "
             f"{statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms "
             f"(Nochmal weighed by {bots.STARK_DRAWN} rolls)"
+        )
+    for players in (3, 4):
+        times = [t * 1000 for t in game_times(players, 2)]
+        q = statistics.quantiles(times, n=20)
+        print(
+            f"Stark decision in whole games of Stark, {players} players, {len(times)} decisions: "
+            f"median {statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms"
         )
     print(f"simulator: {simulator_rate():,.0f} Durchgang playouts/s (4 players, 20,000 rows)")
     for level, who in (("normal", "takes the suggestion"), ("leicht", "plays random fitting dice")):

@@ -459,6 +459,11 @@ def main() -> None:
         for level in ("stark", "normal"):
             name = f"Engel & Bengel {level.capitalize()}, {players} players"
             report.percentiles(name, engel_bengel_times(players, count, level), (0.1, 0.3))
+        for level in ("stark", "normal"):
+            times = engel_bengel.game_times(players, 1 if quick else 3, level, seed=players)
+            name = f"E&B {level.capitalize()} in whole games, {players} players"
+            report.percentiles(name, times, (0.1, 0.3))
+            report.line(f"{name}: max (a face's first plan)", max(times))
     for players in (3, 5):
         for level in ("stark", "normal"):
             name = f"Bungee {level.capitalize()}, {players} players"
