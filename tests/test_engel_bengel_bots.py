@@ -228,6 +228,15 @@ def test_stark_weighs_nochmal_by_more_rolls_than_normal_and_its_first_are_normal
             assert stark == pytest.approx(normal)
 
 
+def test_stark_places_the_first_die_of_a_big_roll_by_normals_plan() -> None:
+    views = [v for v in stark_views(60) if v["placed_now"] == 0]
+    big = [v for v in views if len(v["roll"]) >= bots.STARK_BIG_ROLL]
+    small = [v for v in views if len(v["roll"]) < bots.STARK_BIG_ROLL]
+    assert big and small
+    assert all(bots.stark_values(v) == bots.normal_values(v) for v in big)
+    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN) for v in small)
+
+
 def test_the_tipp_plays_out_starks_best_moves_by_its_plan() -> None:
     for view in stark_views(6):
         values = bots.playout_means(view, random.Random(2), playouts=8)

@@ -9,10 +9,11 @@
   me, a black row it is forced to finish is its loss). Wherever it may stop it weighs
   Nochmal by one more roll, planned the same way and then stopped: every outcome of one
   die, eight fixed rolls of more (the same every time, so Normal is deterministic).
-- Stark plans its turn as Normal does and looks further into Nochmal: it weighs rolling
-  on with more dice by STARK_DRAWN fixed rolls, not eight, each planned to its end, so
-  its choice between Stopp and Nochmal (and every placement that leaves a roll) rests on
-  a three times surer estimate. Its values, like Normal's, do not depend on who the
+- Stark plans its turn as Normal does and looks further into Nochmal: once a die of the
+  roll lies (or the roll is small) it weighs rolling on with more dice by STARK_DRAWN
+  fixed rolls, not eight, each planned to its end, so its choice between Stopp and
+  Nochmal (and every placement that leaves a roll) rests on a three times surer
+  estimate; the first die of a big roll it places by Normal's plan (STARK_BIG_ROLL). Its values, like Normal's, do not depend on who the
   opponents are: a row left unfinished is valued by the chance that the next player's
   cup finishes it. Measured against Stark's earlier search (Normal's best four moves
   played out against a family of opponents), which lost to Normal: the playouts' own
@@ -59,6 +60,10 @@ NORMAL_DRAWN = 8
 STARK_DRAWN = 24
 """Stark plans as Normal does, but weighs Nochmal with more dice by this many fixed rolls
 (Normal's eight among them): its estimate of rolling on is three times as sure."""
+STARK_BIG_ROLL = 4
+"""The first die of a roll of this many dice or more Stark places by Normal's plan: there
+Stopp and Nochmal are not yet open, and the deeper plan of a fresh face's first big roll
+costs the most (seconds on a Zero 2 W)."""
 OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
     (keep, style)
     for keep in (1, 2, 3, 4, 99)
@@ -108,8 +113,9 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
 
 def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
     """Each legal move's value by Stark's plan: Normal's, with Nochmal weighed by
-    STARK_DRAWN rolls."""
-    return plan_values(view, STARK_DRAWN)
+    STARK_DRAWN rolls once a die of the roll lies or the roll is small."""
+    big = int(view["placed_now"]) == 0 and len(view["roll"]) >= STARK_BIG_ROLL
+    return plan_values(view, NORMAL_DRAWN if big else STARK_DRAWN)
 
 
 def plan_values(view: Mapping[str, Any], drawn: int) -> dict[int, float]:
