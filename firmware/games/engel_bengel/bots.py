@@ -13,14 +13,15 @@
   roll lies (or the roll is small) it weighs rolling on with more dice by STARK_DRAWN
   fixed rolls, not eight, each planned to its end, so its choice between Stopp and
   Nochmal (and every placement that leaves a roll) rests on a three times surer
-  estimate; the first die of a big roll it places by Normal's plan (STARK_BIG_ROLL). Its values, like Normal's, do not depend on who the
-  opponents are: a row left unfinished is valued by the chance that the next player's
-  cup finishes it. Measured against Stark's earlier search (Normal's best four moves
-  played out against a family of opponents), which lost to Normal: the playouts' own
-  rollout play was weaker than the plan they were to improve. The playouts stay for
-  the Tipp (:func:`stark_choice`): after the round of the table, where each of Stark's
-  best few moves leaves the player against the others, on the same dice, with every
-  opponent drawn from :data:`OPPONENT_FAMILY`.
+  estimate; the first die of a big roll it places by Normal's plan (STARK_BIG_ROLL).
+  Its values, like Normal's, do not depend on who the opponents are: a row left
+  unfinished is valued by the chance that the next player's cup finishes it. Stark's
+  earlier search (Normal's best four moves played out against a family of opponents)
+  lost to Normal: the playouts' own rollout play was weaker than the plan they were to
+  improve (docs/engel-bengel.md). The playouts stay for the Tipp (:func:`stark_choice`):
+  after the round of the table, where each of Stark's best few moves leaves the player
+  against the others, on the same dice, every opponent drawn from
+  :data:`OPPONENT_FAMILY`.
 
 The view is everything a player at the table sees: the top face, its boxes, the roll,
 every player's dice and chips. No bot ever sees the stack below the top face.
