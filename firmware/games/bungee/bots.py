@@ -8,10 +8,10 @@ most and draw. Stark samples the hidden cards consistently with what it has seen
 hand, the lucky card, the discards, the cards others took and still hold, and that a
 caller holds 5 points or less), plays every candidate move to the end of the round on
 the same samples with the numpy simulator (until all but the longest 2 % of the rounds are
-over), and picks the move with the best expected score against the others' average. In its playouts each other player calls and takes
-by a style drawn from Stark's belief about that player (`belief`: a posterior over 15
-threshold styles from the match's public moves and the hands shown at the ends of
-rounds), its own seat as Normal.
+over), and picks the move with the best expected score against the others' average.
+In its playouts each other player calls and takes by a style drawn from Stark's belief
+about that player (`belief`: a posterior over 15 threshold styles from the match's
+public moves and the hands shown at the ends of rounds), its own seat as Normal.
 """
 
 from __future__ import annotations
