@@ -67,9 +67,9 @@ COUNT_MAX = 2**31
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-def text_problem(text: str) -> str | None:
-    """Why the panel cannot show `text` as a name (a player's or a board's), in English
-    for the link (None: it can). The panel's fonts have ISO 8859-1's letters and signs
+def text_problem(text: str, board: bool = False) -> str | None:
+    """Why the panel cannot show `text` as a name (a player's, or with `board` a board's),
+    in English for the link (None: it can). The panel's fonts have ISO 8859-1's letters and signs
     (ä, ß, é ...); nothing above that (no emoji, no right-to-left overrides) and no
     control characters, nor a soft hyphen or a no-break space that would hide there.
 
@@ -86,15 +86,10 @@ def text_problem(text: str) -> str | None:
             signs="".join(unshown),
         )
     if not text.isprintable() or "\xad" in text or "\xa0" in text:
+        if board:
+            return T("a board's name has no control characters")
         return T("a name has no control characters")
     return None
-
-
-def board_name_problem(problem: str) -> str:
-    """text_problem's words said of a board's name."""
-    if problem == "a name has no control characters":
-        return T("a board's name has no control characters")
-    return problem
 
 
 class NameChange(ValueError):
@@ -1220,9 +1215,9 @@ class Store:
                 raise boards.BoardError("name", T("a board needs a name of 1 to 64 characters"))
             shown = data.get("name") if isinstance(data, dict) else None
             for text in (name, shown) if isinstance(shown, str) else (name,):
-                problem = text_problem(text)  # the panel shows a board by its name
+                problem = text_problem(text, board=True)  # the panel shows a board by its name
                 if problem:
-                    raise boards.BoardError("name", board_name_problem(problem))
+                    raise boards.BoardError("name", problem)
             size = len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
             if size > BOARD_BYTES_MAX:
                 raise boards.BoardError(

@@ -193,13 +193,10 @@ def said(text: Any) -> str:
     """A text the box's code made here (a `spielleiter.texts.Text`, e.g. a verdict's
     reason, or an exception whose message is one: a seat of a tournament that failed, a
     board file's check), in the current language; any other value as its str."""
-    if isinstance(text, BaseException):  # the text it says (as spielleiter.texts.text_of)
-        for candidate in (getattr(text, "message", None), *text.args[:1]):
-            if callable(getattr(candidate, "to_json", None)) and str(candidate) == str(text):
-                text = candidate
-                break
-    to_json = getattr(text, "to_json", None)
-    return box_text(str(text), to_json() if callable(to_json) else None)
+    from spielleiter.texts import text_of
+
+    found = text_of(text)
+    return box_text(str(text), None if found is None else found.to_json())
 
 
 def box_note(note: str, text: Any) -> str:

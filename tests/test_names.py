@@ -149,6 +149,18 @@ def test_only_what_the_panel_can_draw_is_a_name_or_a_board_name(name: str, store
     assert "Neu" not in store.boards("besenbingo")
 
 
+def test_a_board_name_with_a_control_character_is_refused_as_a_boards_name(
+    store: Store,
+) -> None:
+    assert text_problem("Tab\tbed") == "a name has no control characters"
+    assert text_problem("Tab\tbed", board=True) == "a board's name has no control characters"
+    board = next(iter(store.boards("besenbingo").values()))
+    with pytest.raises(RpcError) as refused:
+        Methods(FakeDevice(store)).call("boards.put", {"game": "besenbingo",
+                                                       "boards": {"Tab\tbed": board}})
+    assert "a board's name has no control characters" in refused.value.message
+
+
 def test_umlauts_and_accents_are_names() -> None:
     assert text_problem("Jörg") is None and text_problem("Renée") is None
 
