@@ -88,3 +88,30 @@ def test_a_forced_first_move_is_played_in_every_round() -> None:
     log: list[tuple[np.ndarray, ...]] = []
     sim.step(b, np.zeros(len(states)), np.full((10, 3), 5), np.full((10, 3), 3), forced, face, log)
     assert (log[0][2] == face).all()
+
+
+def test_a_draw_takes_each_card_of_the_pile_alike() -> None:
+    pile = np.array([[0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 3, 1]], dtype=np.int16)
+    total = int(pile.sum())
+    u = (np.arange(total) + 0.5) / total
+    drawn = [int(sim.draw(pile, np.array([x]))[0]) for x in u]
+    assert drawn == [1, 1, 3, 10, 10, 10, 11]
+
+
+def test_the_finished_rounds_left_behind_change_no_round() -> None:
+    """play_out goes on with the running rounds alone once half are over; each keeps its
+    random numbers, so every round ends as in the whole batch step by step."""
+    states = [dealt(5, seed) for seed in range(30)]
+    alone, whole = batch_of(states), batch_of(states)
+    rng = np.random.default_rng(3)
+    call_at = rng.integers(3, 6, (30, 5))
+    take_at = rng.integers(0, 8, (30, 5))
+    written = sim.play_out(alone, np.random.default_rng(4), call_at, take_at)
+    gen = np.random.default_rng(4)
+    for _ in range(120):
+        if not whole.active.any():
+            break
+        sim.step(whole, gen.random(30), call_at, take_at)
+    assert (written == sim.scores(whole)[0]).all()
+    for name in ("hands", "pile", "disc", "top", "seat", "first", "walk", "calls", "active"):
+        assert (getattr(alone, name) == getattr(whole, name)).all(), name

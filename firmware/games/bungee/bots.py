@@ -169,9 +169,10 @@ def sample_batch(view: dict[str, Any], samples: int, rng: Any) -> Any:
     tries = samples * (8 if view["calls"] else 1)
     order = np.argsort(rng.random((tries, len(pool))), axis=1)
     cards = pool[order]
-    hands = np.zeros((tries, n + 1, sim.F), dtype=np.int16)
     rows = np.repeat(np.arange(tries), len(pool))
-    np.add.at(hands, (rows, np.tile(owner, tries), cards.ravel()), 1)
+    where = ((rows * (n + 1) + np.tile(owner, tries)) * sim.F + cards.ravel()).astype(np.intp)
+    hands = np.bincount(where, minlength=tries * (n + 1) * sim.F).astype(np.int16)
+    hands = hands.reshape(tries, n + 1, sim.F)
     for s in range(n):
         for c in view["known"][s] if s != me else []:
             hands[:, s, c] += 1
@@ -226,12 +227,19 @@ def evaluate(
     call, take = belief.rollout_styles(view, gen, samples, own=(CALL_LIMIT, NORMAL_TAKE))
     call_at, take_at = np.tile(call, (k, 1)), np.tile(take, (k, 1))
     long = STARK_LONG * b.size
+    # once half the rounds are over, the running ones go on as a smaller batch, each
+    # with its sample's random numbers (`col`) as before
+    run, held, col = b, np.arange(b.size), np.tile(np.arange(samples), k)
     for i in range(120):
-        running = int(b.active.sum())
+        running = np.count_nonzero(run.active)
         if not running or (i and running <= long):
             break
-        u = np.tile(gen.random(samples), k)
-        sim.step(b, u, call_at, take_at, forced if i == 0 else None, face)
+        if i and running <= run.size // 2:
+            run, held, call_at, take_at, col = sim.compact(b, run, held, call_at, take_at, col)
+        u = gen.random(samples)[col]
+        sim.step(run, u, call_at, take_at, forced if i == 0 else None, face)
+    if run is not b:
+        b.update(held, run)
     written = sim.scores(b)[0].astype(float)
     others = (written.sum(1) - written[:, me]) / (n - 1)
     edge = (written[:, me] - others).reshape(k, samples).mean(1)
