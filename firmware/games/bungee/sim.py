@@ -107,7 +107,11 @@ def _table(name: str) -> NDArray[Any]:
 
 def values(lucky: NDArray[Any]) -> NDArray[Any]:
     """[B, F] what each face counts for calling and deciding (lucky and Bungee 0)."""
-    return _table("values").take(lucky, 0)
+    import numpy as np
+
+    # `take` casts its indices "safely" to the platform's index type: int64 fails on a
+    # 32-bit Pi (int32 indices), so they are made that type here
+    return _table("values").take(np.asarray(lucky).astype(np.intp, copy=False), 0)
 
 
 def draw(pile: NDArray[Any], u: NDArray[Any]) -> NDArray[Any]:
