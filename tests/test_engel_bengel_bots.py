@@ -253,12 +253,14 @@ def test_stark_weighs_nochmal_by_more_rolls_than_normal_and_its_first_are_normal
             assert stark == pytest.approx(normal)
 
 
-def test_stark_places_the_first_die_of_a_big_roll_by_normals_plan() -> None:
+def test_stark_places_the_first_die_of_a_big_roll_by_a_lighter_plan() -> None:
     views = [v for v in stark_views(60) if v["placed_now"] == 0]
     big = [v for v in views if len(v["roll"]) >= bots.STARK_BIG_ROLL]
     small = [v for v in views if len(v["roll"]) < bots.STARK_BIG_ROLL]
-    assert big and small
-    assert all(bots.stark_values(v) == bots.normal_values(v) for v in big)
+    assert big and small and bots.STARK_BIG_DRAWN < bots.NORMAL_DRAWN
+    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_BIG_DRAWN) for v in big)
+    for dice in range(2, 6):  # Normal's first rolls
+        assert bots._drawn(dice, bots.STARK_BIG_DRAWN) == bots._drawn(dice)[: bots.STARK_BIG_DRAWN]
     assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN) for v in small)
 
 
