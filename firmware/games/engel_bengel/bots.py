@@ -68,8 +68,8 @@ weighed by STARK_BIG_DRAWN rolls): there Stopp and Nochmal are not yet open, and
 face's first big roll is where a plan costs the most (seconds on a Zero 2 W)."""
 STARK_BIG_DRAWN = 4
 """The rolls that weigh Nochmal in the plan of a big roll's first die (Normal's first four:
-the decision takes about two thirds of the time of Normal's eight at the 95th percentile,
-and on 300 games it was no weaker; with none at all Stark lost 0.075 of win share)."""
+about two thirds of the time of Normal's eight at the 95th percentile, and as strong over
+600 games against two Normal; with none at all Stark lost 0.075 of win share)."""
 OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
     (keep, style)
     for keep in (1, 2, 3, 4, 99)
