@@ -461,7 +461,7 @@ def main() -> None:
             report.percentiles(name, engel_bengel_times(players, count, level), (0.1, 0.3))
     for players in (3, 4):  # after the views: a whole game starts with no plan kept
         for level in ("stark", "normal"):
-            times = engel_bengel.game_times(players, 1 if quick else 3, level, seed=players)
+            times = engel_bengel.game_times(players, 1 if quick else 8, level, seed=players)
             name = f"E&B {level.capitalize()} in whole games, {players} players"
             report.percentiles(name, times, (0.1, 0.3))
             report.line(f"{name}: max (a face's first plan)", max(times))
