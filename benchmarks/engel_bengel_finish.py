@@ -1,7 +1,7 @@
 """Engel & Bengel: how often the next player finishes a row that a turn leaves one, two
 or three boxes short, by the row's colour, whether it is still empty and the next
 player's cup — measured in games of Stark against two Normal, beside what the plans
-assume (`bots.FINISH`, which was measured this way).
+assume (`bots.FINISH`, `bots.BLACK_FINISH`, which were measured this way).
 
 A row counts when a turn ends with it 1-3 boxes short; it is finished when it is full at
 the end of the next player's turn (the same Durchgang). Rows of a kind met fewer than
@@ -74,7 +74,10 @@ def main() -> None:
         met, done = counts[kind]
         if met < args.least:
             continue
-        assumed = bots.FINISH.get((white, state, left), (0.0,) * 5)[cup - 1]
+        table = bots.FINISH.get((state, left)) if white else None
+        if not white and left == 1:
+            table = bots.BLACK_FINISH
+        assumed = table[cup - 1] if table else 0.0
         colour = "white" if white else "black"
         print(
             f"{colour:6}  {state:8}  {left:4}  {cup:3}  {met:7}  {done / met:8.2f}"

@@ -186,20 +186,20 @@ def test_a_row_left_short_is_valued_by_how_often_the_next_player_finishes_it() -
     fewer boxes short and a bigger cup finish a white row more often; a black row two
     short is never finished by the next player; a row's value left short is the chance
     times its chips against the others' mean."""
-    for (white, state, left), chances in bots.FINISH.items():
+    assert all(0.0 <= c <= 1.0 for c in bots.BLACK_FINISH)
+    for (state, left), chances in bots.FINISH.items():
         assert all(0.0 <= c <= 1.0 for c in chances)
-        if white:
-            assert list(chances) == sorted(chances), (state, left)
-            shorter = bots.FINISH.get((True, state, left - 1))
-            assert shorter is None or all(a >= b for a, b in zip(shorter, chances, strict=True))
+        assert list(chances) == sorted(chances), (state, left)
+        shorter = bots.FINISH.get((state, left - 1))
+        assert shorter is None or all(a >= b for a, b in zip(shorter, chances, strict=True))
     face = validate_face(PROBE)
     white_66, black_star = face.rows[4], face.rows[5]
     assert bots.finish_chance(black_star, 0, 5) == 0.0  # two short
-    assert bots.finish_chance(black_star, 1, 5) == bots.FINISH[(False, "fixed", 1)][4]
+    assert bots.finish_chance(black_star, 1, 5) == bots.BLACK_FINISH[4]
     plan = bots._plan(face, 3, 5)
-    assert plan.rows[4][1] == pytest.approx(-bots.FINISH[(True, "fixed", 1)][4] * 6 / 2)
-    assert plan.rows[4][0] == pytest.approx(-bots.FINISH[(True, "fixed", 2)][4] * 6 / 2)
-    assert plan.rows[5][1] == pytest.approx(bots.FINISH[(False, "fixed", 1)][4] * 2 / 2)
+    assert plan.rows[4][1] == pytest.approx(-bots.FINISH[("fixed", 1)][4] * 6 / 2)
+    assert plan.rows[4][0] == pytest.approx(-bots.FINISH[("fixed", 2)][4] * 6 / 2)
+    assert plan.rows[5][1] == pytest.approx(bots.BLACK_FINISH[4] * 2 / 2)
     assert bots.finish_chance(white_66, 1, 2) < bots.finish_chance(white_66, 1, 5)
     star = Row("star", "white", 4, 2, ())
     assert bots.finish_chance(star, 0, 5) > bots.finish_chance(white_66, 0, 5)  # any die first

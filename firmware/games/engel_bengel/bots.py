@@ -159,34 +159,33 @@ def _next_cup(view: Mapping[str, Any]) -> int:
     return max(1, min(CUP, next((d for d in others if d), dice[me])))
 
 
-FINISH: dict[tuple[bool, str, int], tuple[float, float, float, float, float]] = {
-    (True, "fixed", 1): (0.30, 0.50, 0.65, 0.76, 0.83),
-    (True, "fixed", 2): (0.02, 0.08, 0.18, 0.30, 0.50),
-    (True, "fixed", 3): (0.00, 0.02, 0.06, 0.10, 0.18),
-    (True, "free", 1): (0.90, 0.92, 0.92, 0.92, 0.92),
-    (True, "free", 2): (0.10, 0.30, 0.55, 0.75, 0.90),
-    (True, "free", 3): (0.02, 0.08, 0.18, 0.25, 0.36),
-    (True, "mixed", 1): (0.35, 0.55, 0.70, 0.80, 0.88),
-    (True, "mixed", 2): (0.08, 0.25, 0.50, 0.70, 0.85),
-    (True, "mixed", 3): (0.05, 0.20, 0.40, 0.55, 0.74),
-    (False, "fixed", 1): (0.50, 0.45, 0.35, 0.30, 0.15),
-    (False, "free", 1): (0.50, 0.45, 0.35, 0.30, 0.15),
-    (False, "mixed", 1): (0.50, 0.45, 0.35, 0.30, 0.15),
+FINISH: dict[tuple[str, int], tuple[float, float, float, float, float]] = {
+    ("fixed", 1): (0.30, 0.50, 0.65, 0.76, 0.83),
+    ("fixed", 2): (0.02, 0.08, 0.18, 0.30, 0.50),
+    ("fixed", 3): (0.00, 0.02, 0.06, 0.10, 0.18),
+    ("free", 1): (0.90, 0.92, 0.92, 0.92, 0.92),
+    ("free", 2): (0.10, 0.30, 0.55, 0.75, 0.90),
+    ("free", 3): (0.02, 0.08, 0.18, 0.25, 0.36),
+    ("mixed", 1): (0.35, 0.55, 0.70, 0.80, 0.88),
+    ("mixed", 2): (0.08, 0.25, 0.50, 0.70, 0.85),
+    ("mixed", 3): (0.05, 0.20, 0.40, 0.55, 0.74),
 }  # fmt: skip
-"""How often the next player finishes a row that a turn leaves one to three boxes short:
-by (white, what the row's next box takes, boxes left), then by the next player's cup of
+"""How often the next player finishes a white row that a turn leaves one to three boxes
+short: by (what the row's next box takes, boxes left), then by the next player's cup of
 1 to 5 dice. "free": a star row not yet begun (any die, then the same); "mixed": a mixed
 row; "fixed": a pips row or a begun star row (one value next). Measured in 150 games of
 Stark against two Normal (`benchmarks/engel_bengel_finish.py`), rounded; the smaller cups
 are rare there and smoothed. A player rolls up to five times, so from a full cup a
 white row one box short is finished five times in six, two short of fixed values one in
-two, a star row of two not yet begun nine in ten; a black row only when the next player
-is forced: one short about one in seven from a full cup, more from a small one; two or
-more short never (a row four or more boxes short: 0 for every kind)."""
+two, a star row of two not yet begun nine in ten (a row four or more boxes short: 0)."""
+BLACK_FINISH = (0.50, 0.45, 0.35, 0.30, 0.15)
+"""The same for a black row one box short, of any kind, by the next player's cup: it pays
+only when forced, about one in seven from a full cup, more from a small one (fewer other
+places); a black row two or more short it never finishes (measured alike)."""
 
 
 def row_state(row: Row, filled: int) -> str:
-    """What the row's next box takes, as :data:`FINISH` tells it: "free" (a star row not
+    """What a white row's next box takes, as :data:`FINISH` tells it: "free" (a star row not
     yet begun), "mixed" (a mixed row) or "fixed" (one value)."""
     if row.kind == "mixed":
         return "mixed"
@@ -196,7 +195,11 @@ def row_state(row: Row, filled: int) -> str:
 def finish_chance(row: Row, filled: int, cup: int) -> float:
     """The chance that the next player, with `cup` dice, finishes `row` left with
     `filled` boxes (:data:`FINISH`)."""
-    chances = FINISH.get((row.white, row_state(row, filled), row.boxes - filled))
+    left = row.boxes - filled
+    if row.white:
+        chances = FINISH.get((row_state(row, filled), left))
+    else:
+        chances = BLACK_FINISH if left == 1 else None
     return chances[min(max(cup, 1), CUP) - 1] if chances else 0.0
 
 
