@@ -33,7 +33,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import cache, lru_cache
+from math import inf, lcm
 from typing import Any
 
 from spielleiter.games.engel_bengel.faces import Face, Row, fits, validate_face
@@ -134,11 +136,12 @@ def plan_values(view: Mapping[str, Any], drawn: int) -> dict[int, float]:
     values = {}
     for action in (int(a) for a in view["legal"]):
         if action == Move.STOPP:
-            values[action] = plan.leave(board)
+            value = plan.leave(board)
         elif action == Move.NOCHMAL:
-            values[action] = plan.again(board, len(roll))
+            value = plan.again(board, len(roll))
         else:
-            values[action] = plan.place(board, roll, action, int(view["rolls"]) < MAX_ROLLS)
+            value = plan.place(board, roll, action, int(view["rolls"]) < MAX_ROLLS)
+        values[action] = value / plan.chip
     return values
 
 
@@ -208,6 +211,10 @@ PLAN_MEMO = 200_000
 nothing else)."""
 
 
+Rows = tuple[tuple[int, tuple[int, ...]], ...]
+"""Rows of a board that are not full, each as (row, its dice so far)."""
+
+
 @cache
 def _plans() -> dict[tuple[Any, ...], _Plan]:
     return {}
@@ -219,7 +226,7 @@ def _plan(face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> _Pla
     plans = _plans()
     key = (face, players, cup, drawn)
     plan = plans.get(key)
-    if plan is None or len(plan.memo) > PLAN_MEMO:
+    if plan is None or plan.size() > PLAN_MEMO:
         if len(plans) > 16:
             plans.clear()
         plan = plans[key] = _Plan(face, players, cup, drawn)
@@ -231,49 +238,74 @@ class _Plan:
     the next cup, the drawn rolls and the position of the roll). Wherever a plan may stop
     it may also roll once more, weighed by the rolls of :meth:`again` (each planned, then
     stopped). The placements of one roll end alike in any order, so a plan places them
-    row by row."""
+    row by row.
+
+    Values are whole numbers of :attr:`chip` units (a chip is as many units as it takes
+    for every chance, the die's worth and the mean of the drawn rolls to be whole), so
+    equal plans are equal in whatever order they are summed; :func:`plan_values` gives
+    chips. A roll that must place and then stops (:meth:`stopped`, most of a plan's work)
+    is the best sum over the rows, each row's placements from what the others leave: it
+    is found row by row from the bottom, and rows below are shared by every board above
+    them."""
 
     def __init__(self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> None:
         self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
-        self.memo: dict[tuple[Any, ...], float] = {}
-        self.rows = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
-        """What each row is worth left with k boxes filled."""
+        self.memo: dict[tuple[Any, ...], int] = {}
+        self.gains: dict[tuple[Any, ...], float] = {}
+        """Per open rows and dice to place: the best gain placing one die or more."""
+        self.open: dict[tuple[Any, ...], Rows] = {}
+        self.options: dict[tuple[Any, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        """Per row, its dice so far and the dice to place: (gain, dice left) of each way of
+        placing one or more."""
+        exact = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
+        die = Fraction(str(NORMAL_DIE))
+        self.chip = lcm(die.denominator, *(q.denominator for r in exact for q in r)) * lcm(
+            6**NORMAL_LOOKAHEAD, drawn
+        )
+        """Units in a chip: every value below is a whole number of them, and so is a mean
+        over the drawn rolls (each roll's value a multiple of lcm(6^lookahead, drawn))."""
+        self.rows = [[int(q * self.chip) for q in r] for r in exact]
+        """What each row is worth left with k boxes filled, in units."""
+        self.die = int(die * self.chip)
         self.boxes = [row.boxes for row in face.rows]
-        self.paid = [row_delta(row) - NORMAL_DIE for row in face.rows]
+        self.paid = [row_delta(row) * self.chip - self.die for row in face.rows]
         """What the die that completes a row brings (its chips, less the die)."""
         self.total = sum(self.boxes)
         self.fitting: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         """The pips that fit a row's next box, per row and its dice so far."""
 
-    def row_left(self, row: Row, filled: int) -> float:
-        """What a row left with `filled` boxes is worth against the others' mean: the next
-        player finishes it with :func:`finish_chance` (a white row is theirs, a black row
-        they pay); otherwise it is anyone's."""
-        if filled >= row.boxes:
-            return 0.0
-        return -finish_chance(row, filled, self.cup) * row_delta(row) / (self.players - 1)
+    def size(self) -> int:
+        """Values kept."""
+        return len(self.memo) + len(self.gains) + len(self.options) + len(self.open)
 
-    def leave(self, board: tuple[tuple[int, ...], ...]) -> float:
+    def row_left(self, row: Row, filled: int) -> Fraction:
+        """What a row left with `filled` boxes is worth against the others' mean, in chips:
+        the next player finishes it with :func:`finish_chance` (a white row is theirs, a
+        black row they pay); otherwise it is anyone's."""
+        if filled >= row.boxes:
+            return Fraction(0)
+        chance = Fraction(str(finish_chance(row, filled, self.cup)))
+        return -chance * row_delta(row) / (self.players - 1)
+
+    def leave(self, board: tuple[tuple[int, ...], ...]) -> int:
         """The rows as this turn leaves them, against the others' mean."""
         r0, r1, r2, r3, r4, r5 = self.rows  # a face has six rows
         b0, b1, b2, b3, b4, b5 = board
-        return sum(
-            (r0[len(b0)], r1[len(b1)], r2[len(b2)], r3[len(b3)], r4[len(b4)], r5[len(b5)])
-        )
+        return r0[len(b0)] + r1[len(b1)] + r2[len(b2)] + r3[len(b3)] + r4[len(b4)] + r5[len(b5)]
 
     def place(
         self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int, more: bool
-    ) -> float:
+    ) -> int:
         """Place the die of `action`, then the best of the rest (`more`: Nochmal may follow)."""
         r, v = decode_place(action)
         return self._place(board, roll, r, v, more)
 
     def _place(
         self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], r: int, v: int, more: bool
-    ) -> float:
+    ) -> int:
         cells = (*board[r], v)
         new = board[:r] + (cells,) + board[r + 1 :]
-        value = self.paid[r] if len(cells) == self.boxes[r] else -NORMAL_DIE
+        value = self.paid[r] if len(cells) == self.boxes[r] else -self.die
         i = roll.index(v)
         rest = roll[:i] + roll[i + 1 :]
         if not rest or sum(map(len, new)) == self.total:
@@ -296,9 +328,14 @@ class _Plan:
         must: bool,
         more: bool,
         low: int = 0,
-    ) -> float:
+    ) -> int:
         """The best from here: more dice (in rows from `low` on), or stop, or keep dice to
         roll again; a roll that fits nowhere ends the turn."""
+        if not more:  # placements alone: the best sum row by row
+            gain = self._gains(self._open(board, low), roll)
+            if gain == -inf or (gain < 0 and not must):  # none fits, or better placed not
+                gain = 0
+            return self.leave(board) + int(gain)
         key = (board, roll, must, more, low)
         if key in self.memo:
             return self.memo[key]
@@ -320,7 +357,7 @@ class _Plan:
         self.memo[key] = value
         return value
 
-    def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
+    def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> int:
         """Nochmal: the mean over every roll of `dice` dice (the plan's fixed drawn rolls
         of more than NORMAL_LOOKAHEAD), each planned and then stopped."""
         key = (board, dice)
@@ -329,15 +366,75 @@ class _Plan:
         self.memo[key] = self._again(board, dice)
         return self.memo[key]
 
-    def _again(self, board: tuple[tuple[int, ...], ...], dice: int) -> float:
+    def _again(self, board: tuple[tuple[int, ...], ...], dice: int) -> int:
         if dice > NORMAL_LOOKAHEAD:
             rolls = _drawn(dice, self.drawn)
-            return sum(self.best(board, roll, True, False) for roll in rolls) / self.drawn
+            return sum(self.stopped(board, roll) for roll in rolls) // self.drawn
         return sum(
-            p * self.best(board, tuple(roll_dice(code, dice)), True, False)
+            round(p * 6**dice) * self.stopped(board, tuple(roll_dice(code, dice)))
             for code, p in roll_outcomes(dice)
-        )
+        ) // 6**dice
 
+    def stopped(self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...]) -> int:
+        """A roll that must place a fitting die and then stops: the rows as the best
+        placement of one or more of its dice leaves them (as they are if none fits)."""
+        return self.best(board, roll, True, False)
+
+    def _open(self, board: tuple[tuple[int, ...], ...], low: int) -> Rows:
+        """The rows from `low` on that are not full, each as (row, its dice)."""
+        key = (board, low)
+        found = self.open.get(key)
+        if found is None:
+            boxes = self.boxes
+            found = self.open[key] = tuple(
+                (r, board[r]) for r in range(low, len(board)) if len(board[r]) < boxes[r]
+            )
+        return found
+
+    def _gains(self, rows: Rows, dice: tuple[int, ...]) -> float:
+        """The best gain of placing one or more of `dice` in `rows` over leaving them
+        (-inf where none fits; placing none gains 0)."""
+        if not rows or not dice:
+            return -inf
+        key = (rows, dice)
+        found = self.gains.get(key)
+        if found is None:
+            below = rows[1:]
+            found = self._gains(below, dice)
+            for gain, rest in self._options(rows[0], dice):
+                after = self._gains(below, rest)
+                value = gain + after if after > 0 else gain
+                if value > found:
+                    found = value
+            self.gains[key] = found
+        return found
+
+    def _options(
+        self, row: tuple[int, tuple[int, ...]], dice: tuple[int, ...]
+    ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(gain, dice left) of every way of placing one or more of `dice` in a row (its
+        number and its dice so far; the gain over leaving the row as it is)."""
+        key = (row, dice)
+        found = self.options.get(key)
+        if found is None:
+            ways: list[tuple[int, tuple[int, ...]]] = []
+            r, cells = row
+            start, left, boxes = self.rows[r][len(cells)], self.rows[r], self.boxes[r]
+
+            def walk(cells: tuple[int, ...], dice: tuple[int, ...], gain: int) -> None:
+                for v in self.fits(r, cells):
+                    if v in dice:
+                        i = dice.index(v)
+                        rest, more = dice[:i] + dice[i + 1 :], (*cells, v)
+                        full = len(more) == boxes
+                        paid = gain + (self.paid[r] if full else -self.die)
+                        ways.append((paid + left[len(more)] - start, rest))
+                        if rest and not full:
+                            walk(more, rest, paid)
+
+            walk(cells, dice, 0)
+            found = self.options[key] = tuple(ways)
+        return found
 
 
 def leicht_move(view: Mapping[str, Any], rng: random.Random) -> int:
