@@ -293,10 +293,32 @@ def test_stark_places_the_first_die_of_a_big_roll_by_a_lighter_plan() -> None:
     big = [v for v in views if len(v["roll"]) >= bots.STARK_BIG_ROLL]
     small = [v for v in views if len(v["roll"]) < bots.STARK_BIG_ROLL]
     assert big and small and bots.STARK_BIG_DRAWN < bots.NORMAL_DRAWN
-    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_BIG_DRAWN) for v in big)
+    die = bots.stark_die
+    assert all(
+        bots.stark_values(v) == bots.plan_values(v, bots.STARK_BIG_DRAWN, die(v)) for v in big
+    )
     for dice in range(2, 6):  # Normal's first rolls
         assert bots._drawn(dice, bots.STARK_BIG_DRAWN) == bots._drawn(dice)[: bots.STARK_BIG_DRAWN]
-    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN) for v in small)
+    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v)) for v in small)
+
+
+def test_near_a_durchgangs_end_stark_values_a_die_it_keeps_less() -> None:
+    """At the Durchgang's end every die is shared out anew: with fewer than
+    STARK_DIE_HORIZON boxes left a die kept is worth less, nothing with the last box."""
+    views = [s.view(s.current_player()) for s in filter(None, map(random_position, range(60)))]
+    worths = {}
+    for view in views:
+        left = bots.face_of(view).boxes - sum(map(len, view["board"]))
+        worths[left] = bots.stark_die(view)
+    assert worths[1] == 0.0 and max(worths) >= bots.STARK_DIE_HORIZON
+    assert all(w == bots.NORMAL_DIE for left, w in worths.items() if left >= bots.STARK_DIE_HORIZON)
+    ordered = [worths[left] for left in sorted(worths)]
+    assert ordered == sorted(ordered) and len(set(ordered)) >= 3
+    end = next(v for v in views if 1 < bots.face_of(v).boxes - sum(map(len, v["board"])) < 6)
+    face, players = bots.face_of(end), int(end["players"])
+    late = bots._plan(face, players, 5, bots.STARK_DRAWN, bots.stark_die(end))
+    usual = bots._plan(face, players, 5, bots.STARK_DRAWN)
+    assert 0 < late.die / late.chip < usual.die / usual.chip == bots.NORMAL_DIE
 
 
 def test_the_tipp_plays_out_starks_best_moves_by_its_plan() -> None:

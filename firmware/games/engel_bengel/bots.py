@@ -14,7 +14,8 @@
   fixed rolls, not eight, each planned to its end, so its choice between Stopp and
   Nochmal (and every placement that leaves a roll) rests on a three times surer
   estimate; the first die of a big roll it places by a lighter plan (STARK_BIG_ROLL:
-  Nochmal weighed by Normal's first four rolls, STARK_BIG_DRAWN).
+  Nochmal weighed by Normal's first four rolls, STARK_BIG_DRAWN). Near a Durchgang's
+  end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared out anew.
   Its values, like Normal's, do not depend on who the opponents are: a row left
   unfinished is valued by the chance that the next player's cup finishes it. Stark's
   earlier search (Normal's best four moves played out against a family of opponents)
@@ -72,6 +73,11 @@ STARK_BIG_DRAWN = 4
 """The rolls that weigh Nochmal in the plan of a big roll's first die (Normal's first four:
 about two thirds of the time of Normal's eight at the 95th percentile, and as strong over
 600 games against two Normal; with none at all Stark lost 0.075 of win share)."""
+STARK_DIE_HORIZON = 8
+"""With fewer boxes than this left on the board, a die Stark keeps is worth less, in
+proportion (NORMAL_DIE with eight or more, nothing with the last box; rounded down to a
+tenth): the Durchgang will likely end before its next turn, and at its end every die is
+shared out anew, so a die kept then buys nothing."""
 OPPONENT_FAMILY: tuple[tuple[int, Style], ...] = tuple(
     (keep, style)
     for keep in (1, 2, 3, 4, 99)
@@ -124,13 +130,23 @@ def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
     STARK_DRAWN rolls once a die of the roll lies or the roll is small, by STARK_BIG_DRAWN
     for the first die of a big roll."""
     big = int(view["placed_now"]) == 0 and len(view["roll"]) >= STARK_BIG_ROLL
-    return plan_values(view, STARK_BIG_DRAWN if big else STARK_DRAWN)
+    return plan_values(view, STARK_BIG_DRAWN if big else STARK_DRAWN, stark_die(view))
 
 
-def plan_values(view: Mapping[str, Any], drawn: int) -> dict[int, float]:
+def stark_die(view: Mapping[str, Any]) -> float:
+    """What a die Stark keeps is worth at this decision, in chips: NORMAL_DIE, less near
+    the Durchgang's end (STARK_DIE_HORIZON)."""
+    left = face_of(view).boxes - sum(map(len, view["board"]))
+    tenths = int(10 * NORMAL_DIE * min(left, STARK_DIE_HORIZON)) // STARK_DIE_HORIZON
+    return tenths / 10
+
+
+def plan_values(
+    view: Mapping[str, Any], drawn: int, die: float = NORMAL_DIE
+) -> dict[int, float]:
     """Each legal move's value by the plan that weighs Nochmal with more dice by `drawn`
-    fixed rolls."""
-    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn)
+    fixed rolls and counts a die kept `die` chips."""
+    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn, die)
     board = tuple(tuple(b) for b in view["board"])
     roll = tuple(sorted(view["roll"]))
     values = {}
@@ -220,16 +236,18 @@ def _plans() -> dict[tuple[Any, ...], _Plan]:
     return {}
 
 
-def _plan(face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> _Plan:
-    """The plan's values for one face, player count, next cup and number of drawn rolls,
-    kept between decisions."""
+def _plan(
+    face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
+) -> _Plan:
+    """The plan's values for one face, player count, next cup, number of drawn rolls and
+    die's worth, kept between decisions."""
     plans = _plans()
-    key = (face, players, cup, drawn)
+    key = (face, players, cup, drawn, die)
     plan = plans.get(key)
     if plan is None or plan.size() > PLAN_MEMO:
         if len(plans) > 16:
             plans.clear()
-        plan = plans[key] = _Plan(face, players, cup, drawn)
+        plan = plans[key] = _Plan(face, players, cup, drawn, die)
     return plan
 
 
@@ -248,7 +266,9 @@ class _Plan:
     is found row by row from the bottom, and rows below are shared by every board above
     them."""
 
-    def __init__(self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN) -> None:
+    def __init__(
+        self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
+    ) -> None:
         self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
         self.memo: dict[tuple[Any, ...], int] = {}
         self.gains: dict[tuple[Any, ...], float] = {}
@@ -258,15 +278,15 @@ class _Plan:
         """Per row, its dice so far and the dice to place: (gain, dice left) of each way of
         placing one or more."""
         exact = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
-        die = Fraction(str(NORMAL_DIE))
-        self.chip = lcm(die.denominator, *(q.denominator for r in exact for q in r)) * lcm(
+        worth = Fraction(str(die))
+        self.chip = lcm(worth.denominator, *(q.denominator for r in exact for q in r)) * lcm(
             6**NORMAL_LOOKAHEAD, drawn
         )
         """Units in a chip: every value below is a whole number of them, and so is a mean
         over the drawn rolls (each roll's value a multiple of lcm(6^lookahead, drawn))."""
         self.rows = [[int(q * self.chip) for q in r] for r in exact]
         """What each row is worth left with k boxes filled, in units."""
-        self.die = int(die * self.chip)
+        self.die = int(worth * self.chip)
         self.boxes = [row.boxes for row in face.rows]
         self.paid = [row_delta(row) * self.chip - self.die for row in face.rows]
         """What the die that completes a row brings (its chips, less the die)."""
