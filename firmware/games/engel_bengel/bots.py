@@ -262,9 +262,9 @@ class _Plan:
     for every chance, the die's worth and the mean of the drawn rolls to be whole), so
     equal plans are equal in whatever order they are summed; :func:`plan_values` gives
     chips. A roll that must place and then stops (:meth:`stopped`, most of a plan's work)
-    is the best sum over the rows, each row's placements from what the others leave: it
-    is found row by row from the bottom, and rows below are shared by every board above
-    them."""
+    is the best sum over the rows, each row's placements from the dice the rows before it
+    leave: what the later rows make of the dice left is kept and shared by every board that
+    differs only in earlier rows."""
 
     def __init__(
         self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
