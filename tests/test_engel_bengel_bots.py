@@ -211,7 +211,7 @@ def every_placement(plan: bots._Plan, board: tuple, roll: tuple) -> int:
     found = None
     for r, cells in enumerate(board):
         for v in set(roll):
-            if plan.fits(r, cells) and v in plan.fits(r, cells):
+            if v in plan.fits(r, cells):
                 cells_after = (*cells, v)
                 new = board[:r] + (cells_after,) + board[r + 1 :]
                 gain = plan.paid[r] if len(cells_after) == plan.boxes[r] else -plan.die
