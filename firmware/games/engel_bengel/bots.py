@@ -13,11 +13,9 @@
   roll lies (or the roll is small) it weighs rolling on with more dice by STARK_DRAWN
   fixed rolls, not eight, each planned to its end, so its choice between Stopp and
   Nochmal (and every placement that leaves a roll) rests on a three times surer
-  estimate; the first die of a big roll it places in two passes (STARK_BIG_ROLL): a
-  lighter plan (Nochmal weighed by Normal's first four rolls, STARK_BIG_DRAWN) ranks
-  every placement, and its best STARK_BIG_BEST are weighed again by the full plan. Near
-  a Durchgang's end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared
-  out anew.
+  estimate; the first die of a big roll it places by a lighter plan (STARK_BIG_ROLL:
+  Nochmal weighed by Normal's first four rolls, STARK_BIG_DRAWN). Near a Durchgang's
+  end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared out anew.
   Its values, like Normal's, do not depend on who the opponents are: a row left
   unfinished is valued by the chance that the next player's cup finishes it. Stark's
   earlier search (Normal's best four moves played out against a family of opponents)
@@ -68,18 +66,13 @@ STARK_DRAWN = 24
 """Stark plans as Normal does, but weighs Nochmal with more dice by this many fixed rolls
 (Normal's eight among them): its estimate of rolling on is three times as sure."""
 STARK_BIG_ROLL = 4
-"""The first die of a roll of this many dice or more Stark ranks by a lighter plan (Nochmal
+"""The first die of a roll of this many dice or more Stark places by a lighter plan (Nochmal
 weighed by STARK_BIG_DRAWN rolls): there Stopp and Nochmal are not yet open, and a fresh
 face's first big roll is where a plan costs the most (seconds on a Zero 2 W)."""
 STARK_BIG_DRAWN = 4
 """The rolls that weigh Nochmal in the plan of a big roll's first die (Normal's first four:
 about two thirds of the time of Normal's eight at the 95th percentile, and as strong over
 600 games against two Normal; with none at all Stark lost 0.075 of win share)."""
-STARK_BIG_BEST = 3
-"""The best placements of the lighter plan that Stark weighs again by the full plan
-(STARK_DRAWN rolls) before it places a big roll's first die: the lighter plan's four rolls
-rank well enough, but choosing by them alone cost Stark 0.03 of win share against two
-Normal (docs/engel-bengel.md)."""
 STARK_DIE_HORIZON = 8
 """With fewer boxes than this left on the board, a die Stark keeps is worth less, in
 proportion (NORMAL_DIE with eight or more, nothing with the last box; rounded down to a
@@ -133,16 +126,11 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
 
 
 def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
-    """The moves Stark weighs and their values by its plan: Normal's, with Nochmal weighed
-    by STARK_DRAWN rolls; every legal move, but for the first die of a big roll only the
-    STARK_BIG_BEST best by the lighter plan (STARK_BIG_DRAWN rolls)."""
-    die = stark_die(view)
-    if int(view["placed_now"]) > 0 or len(view["roll"]) < STARK_BIG_ROLL:
-        return plan_values(view, STARK_DRAWN, die)
-    light = plan_values(view, STARK_BIG_DRAWN, die)
-    legal = [int(a) for a in view["legal"]]
-    best = sorted(legal, key=lambda a: (-light[a], legal.index(a)))[:STARK_BIG_BEST]
-    return plan_values(dict(view, legal=[a for a in legal if a in best]), STARK_DRAWN, die)
+    """Each legal move's value by Stark's plan: Normal's, with Nochmal weighed by
+    STARK_DRAWN rolls once a die of the roll lies or the roll is small, by STARK_BIG_DRAWN
+    for the first die of a big roll."""
+    big = int(view["placed_now"]) == 0 and len(view["roll"]) >= STARK_BIG_ROLL
+    return plan_values(view, STARK_BIG_DRAWN if big else STARK_DRAWN, stark_die(view))
 
 
 def stark_die(view: Mapping[str, Any]) -> float:
@@ -531,7 +519,7 @@ def _candidates(view: Mapping[str, Any]) -> list[int]:
     """The legal moves the Tipp plays out: Stark's STARK_CANDIDATES best by its plan."""
     values = stark_values(view)
     legal = [int(a) for a in view["legal"]]
-    ranked = sorted(values, key=lambda a: (-values[a], legal.index(a)))
+    ranked = sorted(legal, key=lambda a: (-values[a], legal.index(a)))
     return sorted(ranked[:STARK_CANDIDATES])
 
 
@@ -585,13 +573,13 @@ def playout_means(
 
 
 def stark_move(view: Mapping[str, Any], rng: random.Random | None = None) -> int:
-    """Stark's move: the best of the moves it weighs by its plan (the first legal of
-    equals). Deterministic: `rng` is taken for the computers' common signature only."""
+    """Stark's move: the best of every legal move by its plan (the first of equals).
+    Deterministic: `rng` is taken for the computers' common signature only."""
     legal = [int(a) for a in view["legal"]]
     if len(legal) == 1:
         return legal[0]
     values = stark_values(view)
-    return max(values, key=lambda a: (values[a], -legal.index(a)))
+    return max(legal, key=lambda a: (values[a], -legal.index(a)))
 
 
 def stark_choice(
