@@ -169,6 +169,19 @@ def _drawn(dice: int, count: int = NORMAL_DRAWN) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(rng.randint(1, 6) for _ in range(dice))) for _ in range(count))
 
 
+@cache
+def _weighted(dice: int, drawn: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The rolls that weigh a Nochmal of `dice` dice (by :func:`dice_code`), each with
+    its weight, and the weights' sum: every outcome of NORMAL_LOOKAHEAD dice or fewer,
+    else `drawn` fixed rolls."""
+    if dice > NORMAL_LOOKAHEAD:
+        return tuple((1, dice_code(roll)) for roll in _drawn(dice, drawn)), drawn
+    return tuple(
+        (round(p * 6**dice), dice_code(tuple(roll_dice(code, dice))))
+        for code, p in roll_outcomes(dice)
+    ), 6**dice
+
+
 def _next_cup(view: Mapping[str, Any]) -> int:
     """The next player's cup after this turn: who is likely to finish what it leaves."""
     players, me = int(view["players"]), int(view["seat"])
@@ -264,19 +277,31 @@ class _Plan:
     chips. A roll that must place and then stops (:meth:`stopped`, most of a plan's work)
     is the best sum over the rows, each row's placements from the dice the rows before it
     leave: what the later rows make of the dice left is kept and shared by every board that
-    differs only in earlier rows."""
+    differs only in earlier rows. A Nochmal's worth is kept per open rows (boards that
+    differ only in full rows share it). Open rows are kept by number and dice by
+    :func:`dice_code`, so the values kept are found by small whole numbers, and a row's
+    ways of taking dice are tried in an order that skips, with a way the dice do not
+    hold, every way that places more after it."""
 
     def __init__(
         self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
     ) -> None:
         self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
         self.memo: dict[tuple[Any, ...], int] = {}
-        self.gains: dict[tuple[Any, ...], float] = {}
+        self.gains: dict[int, float] = {}
         """Per open rows and dice to place: the best gain placing one die or more."""
-        self.open: dict[tuple[Any, ...], Rows] = {}
-        self.options: dict[tuple[Any, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
-        """Per row, its dice so far and the dice to place: (gain, dice left) of each way of
-        placing one or more."""
+        self.open: dict[tuple[Any, ...], int] = {}
+        """Per board and first row, the number of its open rows (:meth:`_number`)."""
+        self.numbers: dict[Rows, int] = {(): 0}
+        self.belows: list[int] = [0]
+        self.ways: list[tuple[tuple[int, int, int], ...]] = [()]
+        """Per open rows (by number), the number of the rows below the first, and the ways
+        of placing dice in the first (:meth:`_ways`)."""
+        self.agains: dict[tuple[int, int], int] = {}
+        """Per open rows and dice, what a Nochmal adds (:meth:`_again_gain`)."""
+        self.options: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
+        """Per row and its dice so far: (gain, dice) of each way of placing one or more
+        (:meth:`_ways`)."""
         exact = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
         worth = Fraction(str(die))
         self.chip = lcm(worth.denominator, *(q.denominator for r in exact for q in r)) * lcm(
@@ -296,7 +321,10 @@ class _Plan:
 
     def size(self) -> int:
         """Values kept."""
-        return len(self.memo) + len(self.gains) + len(self.options) + len(self.open)
+        return (
+            len(self.memo) + len(self.gains) + len(self.options) + len(self.open)
+            + len(self.agains) + len(self.numbers)
+        )  # fmt: skip
 
     def row_left(self, row: Row, filled: int) -> Fraction:
         """What a row left with `filled` boxes is worth against the others' mean, in chips:
@@ -352,7 +380,7 @@ class _Plan:
         """The best from here: more dice (in rows from `low` on), or stop, or keep dice to
         roll again; a roll that fits nowhere ends the turn."""
         if not more:  # placements alone: the best sum row by row
-            gain = self._gains(self._open(board, low), roll)
+            gain = self._gains(self._open(board, low), dice_code(roll))
             if gain == -inf or (gain < 0 and not must):  # none fits, or better placed not
                 gain = 0
             return self.leave(board) + int(gain)
@@ -381,80 +409,129 @@ class _Plan:
         """Nochmal: the mean over every roll of `dice` dice (the plan's fixed drawn rolls
         of more than NORMAL_LOOKAHEAD), each planned and then stopped."""
         key = (board, dice)
-        if key in self.memo:
-            return self.memo[key]
-        self.memo[key] = self._again(board, dice)
-        return self.memo[key]
+        found = self.memo.get(key)
+        if found is None:
+            found = self.leave(board) + self._again_gain(self._open(board, 0), dice)
+            self.memo[key] = found
+        return found
 
-    def _again(self, board: tuple[tuple[int, ...], ...], dice: int) -> int:
-        if dice > NORMAL_LOOKAHEAD:
-            rolls = _drawn(dice, self.drawn)
-            return sum(self.stopped(board, roll) for roll in rolls) // self.drawn
-        return sum(
-            round(p * 6**dice) * self.stopped(board, tuple(roll_dice(code, dice)))
-            for code, p in roll_outcomes(dice)
-        ) // 6**dice
+    def _again_gain(self, rows: int, dice: int) -> int:
+        """What a Nochmal of `dice` dice adds to the open `rows` (by number), each roll
+        planned and then stopped: kept per open rows, so boards that differ only in full
+        rows share it (the rows left as they are count in :meth:`leave`, the same for
+        every roll)."""
+        key = (rows, dice)
+        found = self.agains.get(key)
+        if found is None:
+            weighted, total = _weighted(dice, self.drawn)
+            gain = 0
+            for weight, held in weighted:
+                best = self._gains(rows, held)
+                if best != -inf:  # a roll that fits nowhere leaves the rows as they are
+                    gain += weight * int(best)
+            found = self.agains[key] = gain // total
+        return found
 
     def stopped(self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...]) -> int:
         """A roll that must place a fitting die and then stops: the rows as the best
         placement of one or more of its dice leaves them (as they are if none fits)."""
         return self.best(board, roll, True, False)
 
-    def _open(self, board: tuple[tuple[int, ...], ...], low: int) -> Rows:
-        """The rows from `low` on that are not full, each as (row, its dice)."""
+    def _open(self, board: tuple[tuple[int, ...], ...], low: int) -> int:
+        """The rows from `low` on that are not full, each as (row, its dice), by number
+        (:meth:`_number`)."""
         key = (board, low)
         found = self.open.get(key)
         if found is None:
             boxes = self.boxes
-            found = self.open[key] = tuple(
-                (r, board[r]) for r in range(low, len(board)) if len(board[r]) < boxes[r]
+            found = self.open[key] = self._number(
+                tuple((r, board[r]) for r in range(low, len(board)) if len(board[r]) < boxes[r])
             )
         return found
 
-    def _gains(self, rows: Rows, dice: tuple[int, ...]) -> float:
-        """The best gain of placing one or more of `dice` in `rows` over leaving them
-        (-inf where none fits; placing none gains 0)."""
-        if not rows or not dice:
-            return -inf
-        key = (rows, dice)
-        found = self.gains.get(key)
+    def _number(self, rows: Rows) -> int:
+        """A number for open rows (0 for none): the values kept per open rows are looked up
+        by it, which hashes faster than the rows (:attr:`belows`, :attr:`ways`)."""
+        found = self.numbers.get(rows)
         if found is None:
-            below = rows[1:]
-            found = self._gains(below, dice)
-            for gain, rest in self._options(rows[0], dice):
-                after = self._gains(below, rest)
-                value = gain + after if after > 0 else gain
-                if value > found:
-                    found = value
-            self.gains[key] = found
+            below = self._number(rows[1:])
+            found = self.numbers[rows] = len(self.belows)
+            self.belows.append(below)
+            self.ways.append(self._ways(rows[0]))
         return found
 
-    def _options(
-        self, row: tuple[int, tuple[int, ...]], dice: tuple[int, ...]
-    ) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """(gain, dice left) of every way of placing one or more of `dice` in a row (its
-        number and its dice so far; the gain over leaving the row as it is)."""
-        key = (row, dice)
-        found = self.options.get(key)
+    def _gains(self, rows: int, dice: int) -> float:
+        """The best gain of placing one or more of `dice` (by :func:`dice_code`) in the
+        open `rows` (by number) over leaving them (-inf where none fits; placing none
+        gains 0)."""
+        if not rows or not dice:
+            return -inf
+        gains = self.gains
+        key = rows << 24 | dice  # a dice code is below 2**24
+        found = gains.get(key)
         if found is None:
-            ways: list[tuple[int, tuple[int, ...]]] = []
+            below = self.belows[rows]
+            found = self._gains(below, dice)
+            guarded, after_key = dice | GUARDS, below << 24
+            ways = self.ways[rows]
+            i, end = 0, len(ways)
+            while i < end:
+                gain, used, skip = ways[i]
+                if (guarded - used) & GUARDS != GUARDS:  # the dice do not hold them
+                    i = skip  # nor any way that places more after them
+                    continue
+                i += 1
+                rest = dice - used
+                value: float = gain
+                if below and rest:
+                    after = gains.get(after_key | rest)
+                    if after is None:
+                        after = self._gains(below, rest)
+                    if after > 0:
+                        value += after
+                if value > found:
+                    found = value
+            gains[key] = found
+        return found
+
+    def _ways(self, row: tuple[int, tuple[int, ...]]) -> tuple[tuple[int, int, int], ...]:
+        """(gain, dice, skip) of every way of placing one die or more in a row (its number
+        and its dice so far), CUP dice at most, each way before those that place more after
+        it: the gain over leaving the row as it is, the dice by :func:`dice_code`, and
+        where the ways that do not begin with it begin."""
+        found = self.options.get(row)
+        if found is None:
+            ways: list[list[int]] = []
             r, cells = row
             start, left, boxes = self.rows[r][len(cells)], self.rows[r], self.boxes[r]
 
-            def walk(cells: tuple[int, ...], dice: tuple[int, ...], gain: int) -> None:
+            def walk(cells: tuple[int, ...], used: int, count: int, gain: int) -> None:
                 for v in self.fits(r, cells):
-                    if v in dice:
-                        i = dice.index(v)
-                        rest, more = dice[:i] + dice[i + 1 :], (*cells, v)
-                        full = len(more) == boxes
-                        paid = gain + (self.paid[r] if full else -self.die)
-                        ways.append((paid + left[len(more)] - start, rest))
-                        if rest and not full:
-                            walk(more, rest, paid)
+                    more = (*cells, v)
+                    full = len(more) == boxes
+                    paid = gain + (self.paid[r] if full else -self.die)
+                    way = [paid + left[len(more)] - start, used + PIPS[v], 0]
+                    ways.append(way)
+                    if count + 1 < CUP and not full:
+                        walk(more, used + PIPS[v], count + 1, paid)
+                    way[2] = len(ways)
 
-            walk(cells, dice, 0)
-            found = self.options[key] = tuple(ways)
+            walk(cells, 0, 0, 0)
+            found = self.options[row] = tuple((g, u, k) for g, u, k in ways)
         return found
+
+
+PIPS = (0, *(1 << 4 * (v - 1) for v in range(1, 7)))
+"""A die of v pips in a :func:`dice_code`."""
+GUARDS = sum(8 << 4 * k for k in range(6))
+"""A guard bit above each count of a :func:`dice_code`: ((dice | GUARDS) - part) & GUARDS
+is GUARDS exactly when `part` is part of `dice` (then dice - part is what is left)."""
+
+
+@cache
+def dice_code(dice: tuple[int, ...]) -> int:
+    """Dice as one number: how many of each pips, four bits each (ones lowest)."""
+    return sum(PIPS[v] for v in dice)
 
 
 def leicht_move(view: Mapping[str, Any], rng: random.Random) -> int:
