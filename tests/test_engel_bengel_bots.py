@@ -205,6 +205,26 @@ def test_a_row_left_short_is_valued_by_how_often_the_next_player_finishes_it() -
     assert bots.finish_chance(star, 0, 5) > bots.finish_chance(white_66, 0, 5)  # any die first
 
 
+def test_a_dice_code_tells_which_dice_a_roll_holds_and_what_is_left() -> None:
+    """The plan tests and takes dice by one subtraction (bots.GUARDS): every roll of up
+    to five dice against every part of up to three."""
+    from collections import Counter
+    from itertools import combinations_with_replacement
+
+    def rolls(most: int) -> list[tuple[int, ...]]:
+        return [r for n in range(most + 1) for r in combinations_with_replacement(range(1, 7), n)]
+
+    for dice in rolls(5):
+        code = bots.dice_code(dice)
+        for part in rolls(3):
+            holds = not Counter(part) - Counter(dice)
+            used = bots.dice_code(part)
+            assert (((code | bots.GUARDS) - used) & bots.GUARDS == bots.GUARDS) == holds
+            if holds:
+                left = Counter(dice) - Counter(part)
+                assert code - used == bots.dice_code(tuple(sorted(left.elements())))
+
+
 def every_placement(plan: bots._Plan, board: tuple, roll: tuple) -> int:
     """A roll that must place and then stops, by brute force: every order of placing one
     die after another, the best value (the rows as they are when nothing fits)."""
