@@ -308,18 +308,14 @@ def test_stark_weighs_nochmal_by_more_rolls_than_normal_and_its_first_are_normal
             assert stark == pytest.approx(normal)
 
 
-def test_stark_places_the_first_die_of_a_big_roll_by_a_lighter_plan() -> None:
+def test_stark_weighs_every_nochmal_by_its_drawn_rolls_the_first_die_of_a_big_roll_too() -> None:
     views = [v for v in stark_views(60) if v["placed_now"] == 0]
-    big = [v for v in views if len(v["roll"]) >= bots.STARK_BIG_ROLL]
-    small = [v for v in views if len(v["roll"]) < bots.STARK_BIG_ROLL]
-    assert big and small and bots.STARK_BIG_DRAWN < bots.NORMAL_DRAWN
+    big = [v for v in views if len(v["roll"]) >= 4]
+    assert big and len(big) < len(views)
     die = bots.stark_die
-    assert all(
-        bots.stark_values(v) == bots.plan_values(v, bots.STARK_BIG_DRAWN, die(v)) for v in big
-    )
-    for dice in range(2, 6):  # Normal's first rolls
-        assert bots._drawn(dice, bots.STARK_BIG_DRAWN) == bots._drawn(dice)[: bots.STARK_BIG_DRAWN]
-    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v)) for v in small)
+    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v)) for v in views)
+    for dice in range(2, 6):  # Normal's eight rolls first
+        assert bots._drawn(dice, bots.STARK_DRAWN)[: bots.NORMAL_DRAWN] == bots._drawn(dice)
 
 
 def test_near_a_durchgangs_end_stark_values_a_die_it_keeps_less() -> None:

@@ -10,12 +10,11 @@
   Nochmal by one more roll, planned the same way and then stopped: every outcome of one
   die, eight fixed rolls of more (the same every time, so Normal is deterministic).
 - Stark plans its turn as Normal does and looks further into Nochmal: once a die of the
-  roll lies (or the roll is small) it weighs rolling on with more dice by STARK_DRAWN
+  roll lies, and before) it weighs rolling on with more dice by STARK_DRAWN
   fixed rolls, not eight, each planned to its end, so its choice between Stopp and
   Nochmal (and every placement that leaves a roll) rests on a three times surer
-  estimate; the first die of a big roll it places by a lighter plan (STARK_BIG_ROLL:
-  Nochmal weighed by Normal's first four rolls, STARK_BIG_DRAWN). Near a Durchgang's
-  end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared out anew.
+  estimate, the first die of a big roll's too. Near a Durchgang's end a die it keeps
+  is worth less (STARK_DIE_HORIZON): the dice are shared out anew.
   Its values, like Normal's, do not depend on who the opponents are: a row left
   unfinished is valued by the chance that the next player's cup finishes it. Stark's
   earlier search (Normal's best four moves played out against a family of opponents)
@@ -65,14 +64,6 @@ NORMAL_DRAWN = 8
 STARK_DRAWN = 24
 """Stark plans as Normal does, but weighs Nochmal with more dice by this many fixed rolls
 (Normal's eight among them): its estimate of rolling on is three times as sure."""
-STARK_BIG_ROLL = 4
-"""The first die of a roll of this many dice or more Stark places by a lighter plan (Nochmal
-weighed by STARK_BIG_DRAWN rolls): there Stopp and Nochmal are not yet open, and a fresh
-face's first big roll is where a plan costs the most (seconds on a Zero 2 W)."""
-STARK_BIG_DRAWN = 4
-"""The rolls that weigh Nochmal in the plan of a big roll's first die (Normal's first four:
-about two thirds of the time of Normal's eight at the 95th percentile, and as strong over
-600 games against two Normal; with none at all Stark lost 0.075 of win share)."""
 STARK_DIE_HORIZON = 8
 """With fewer boxes than this left on the board, a die Stark keeps is worth less, in
 proportion (NORMAL_DIE with eight or more, nothing with the last box; rounded down to a
@@ -127,10 +118,8 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
 
 def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
     """Each legal move's value by Stark's plan: Normal's, with Nochmal weighed by
-    STARK_DRAWN rolls once a die of the roll lies or the roll is small, by STARK_BIG_DRAWN
-    for the first die of a big roll."""
-    big = int(view["placed_now"]) == 0 and len(view["roll"]) >= STARK_BIG_ROLL
-    return plan_values(view, STARK_BIG_DRAWN if big else STARK_DRAWN, stark_die(view))
+    STARK_DRAWN rolls and a die kept worth :func:`stark_die`."""
+    return plan_values(view, STARK_DRAWN, stark_die(view))
 
 
 def stark_die(view: Mapping[str, Any]) -> float:
