@@ -9,12 +9,12 @@
   me, a black row it is forced to finish is its loss). Wherever it may stop it weighs
   Nochmal by one more roll, planned the same way and then stopped: every outcome of one
   die, eight fixed rolls of more (the same every time, so Normal is deterministic).
-- Stark plans its turn as Normal does and looks further into Nochmal: once a die of the
-  roll lies, and before) it weighs rolling on with more dice by STARK_DRAWN
-  fixed rolls, not eight, each planned to its end, so its choice between Stopp and
-  Nochmal (and every placement that leaves a roll) rests on a three times surer
-  estimate, the first die of a big roll's too. Near a Durchgang's end a die it keeps
-  is worth less (STARK_DIE_HORIZON): the dice are shared out anew.
+- Stark plans its turn as Normal does and looks further into Nochmal: it weighs rolling
+  on with more dice by STARK_DRAWN fixed rolls, not eight, each planned to its end, so
+  its choice between Stopp and Nochmal (and every placement that leaves a roll, the
+  first die of a big roll's too) rests on a three times surer estimate. Near a
+  Durchgang's end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared
+  out anew.
   Its values, like Normal's, do not depend on who the opponents are: a row left
   unfinished is valued by the chance that the next player's cup finishes it. Stark's
   earlier search (Normal's best four moves played out against a family of opponents)
