@@ -19,7 +19,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from spielleiter.games.base import sample_chance
@@ -65,20 +68,30 @@ def game_times(players: int, games: int, level: str = "stark", seed: int = 0) ->
     bots._plans().clear()
     times = []
     for g in range(games):
-        state = EngelBengelGame({"players": players}).new_initial_state()
         rng = random.Random(seed * 1000 + g)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            view = state.view(state.current_player())
-            if len(view["legal"]) == 1:
-                state.apply_action(view["legal"][0])
-                continue
-            t0 = time.process_time()
-            move = bots.choose(view, level=level, rng=rng)
-            times.append(time.process_time() - t0)
-            state.apply_action(move)
+        times += game_time(players, rng, partial(bots.choose, level=level, rng=rng))
+    return times
+
+
+def game_time(
+    players: int, rng: random.Random, move: Callable[[dict[str, Any]], int]
+) -> list[float]:
+    """CPU seconds of every decision with a choice in one whole game where every seat
+    plays `move`, the chance drawn from `rng`."""
+    times = []
+    state = EngelBengelGame({"players": players}).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        view = state.view(state.current_player())
+        if len(view["legal"]) == 1:
+            state.apply_action(view["legal"][0])
+            continue
+        t0 = time.process_time()
+        action = move(view)
+        times.append(time.process_time() - t0)
+        state.apply_action(action)
     return times
 
 

@@ -30,9 +30,7 @@ from types import ModuleType
 from typing import Any
 
 import engel_bengel
-from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import bots
-from spielleiter.games.engel_bengel.rules import EngelBengelGame
 
 BOTS = "firmware/games/engel_bengel/bots.py"
 
@@ -76,21 +74,8 @@ def in_games(old: ModuleType, level: str, players: int, games: int) -> dict[str,
     for g in range(games):
         pair = [("old", old), ("new", bots)]
         for name, module in pair if g % 2 == 0 else pair[::-1]:
-            move = mover(module, level)
-            state = EngelBengelGame({"players": players}).new_initial_state()
             rng = random.Random(players * 1000 + g)
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_chance(state, rng))
-                    continue
-                view = state.view(state.current_player())
-                if len(view["legal"]) == 1:
-                    state.apply_action(view["legal"][0])
-                    continue
-                t0 = time.process_time()
-                action = move(view)
-                times[name].append(time.process_time() - t0)
-                state.apply_action(action)
+            times[name] += engel_bengel.game_time(players, rng, mover(module, level))
     return times
 
 
