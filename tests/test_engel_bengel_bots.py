@@ -314,8 +314,6 @@ def test_stark_weighs_every_nochmal_by_its_drawn_rolls_the_first_die_of_a_big_ro
     assert big and len(big) < len(views)
     die = bots.stark_die
     assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v)) for v in views)
-    for dice in range(2, 6):  # Normal's eight rolls first
-        assert bots._drawn(dice, bots.STARK_DRAWN)[: bots.NORMAL_DRAWN] == bots._drawn(dice)
 
 
 def test_near_a_durchgangs_end_stark_values_a_die_it_keeps_less() -> None:

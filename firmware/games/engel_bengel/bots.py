@@ -263,10 +263,11 @@ class _Plan:
     Values are whole numbers of :attr:`chip` units (a chip is as many units as it takes
     for every chance, the die's worth and the mean of the drawn rolls to be whole), so
     equal plans are equal in whatever order they are summed; :func:`plan_values` gives
-    chips. A roll that must place and then stops (:meth:`stopped`, most of a plan's work)
-    is the best sum over the rows, each row's placements from the dice the rows before it
-    leave: what the later rows make of the dice left is kept and shared by every board that
-    differs only in earlier rows. A Nochmal's worth is kept per open rows (boards that
+    chips. A roll that must place and then stops (:meth:`stopped`, and each roll of a
+    Nochmal, :meth:`_again_gain`: most of a plan's work) is the best sum over the rows,
+    each row's placements from the dice the rows before it leave: what the later rows
+    make of the dice left is kept and shared by every board that differs only in earlier
+    rows. A Nochmal's worth is kept per open rows (boards that
     differ only in full rows share it). Open rows are kept by number and dice by
     :func:`dice_code`, so the values kept are found by small whole numbers, and a row's
     ways of taking dice are tried in an order that skips, with a way the dice do not
@@ -288,9 +289,9 @@ class _Plan:
         of placing dice in the first (:meth:`_ways`)."""
         self.agains: dict[tuple[int, int], int] = {}
         """Per open rows and dice, what a Nochmal adds (:meth:`_again_gain`)."""
-        self.options: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
-        """Per row and its dice so far: (gain, dice) of each way of placing one or more
-        (:meth:`_ways`)."""
+        self.row_ways: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
+        """Per row and its dice so far: (gain, dice, skip) of each way of placing one or
+        more (:meth:`_ways`)."""
         exact = [[self.row_left(row, k) for k in range(row.boxes + 1)] for row in face.rows]
         worth = Fraction(str(die))
         self.chip = lcm(worth.denominator, *(q.denominator for r in exact for q in r)) * lcm(
@@ -311,7 +312,7 @@ class _Plan:
     def size(self) -> int:
         """Values kept."""
         return (
-            len(self.memo) + len(self.gains) + len(self.options) + len(self.open)
+            len(self.memo) + len(self.gains) + len(self.row_ways) + len(self.open)
             + len(self.agains) + len(self.numbers)
         )  # fmt: skip
 
@@ -488,7 +489,7 @@ class _Plan:
         and its dice so far), CUP dice at most, each way before those that place more after
         it: the gain over leaving the row as it is, the dice by :func:`dice_code`, and
         where the ways that do not begin with it begin."""
-        found = self.options.get(row)
+        found = self.row_ways.get(row)
         if found is None:
             ways: list[list[int]] = []
             r, cells = row
@@ -506,7 +507,7 @@ class _Plan:
                     way[2] = len(ways)
 
             walk(cells, 0, 0, 0)
-            found = self.options[row] = tuple((g, u, k) for g, u, k in ways)
+            found = self.row_ways[row] = tuple((g, u, k) for g, u, k in ways)
         return found
 
 
