@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,6 +47,32 @@ def test_the_same_seed_gives_stark_the_same_move() -> None:
     view = state.view(state.current_player())
     first = bots.choose(view, level="stark", rng=random.Random(3))
     assert bots.choose(view, level="stark", rng=random.Random(3)) == first
+
+
+@pytest.mark.parametrize(("players", "samples"), [(2, 192), (3, 192), (4, 96), (5, 48)])
+def test_stark_plays_out_as_many_samples_as_its_table_affords(
+    players: int, samples: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small tables get more samples (a Zero 2 W's time per decision); the searcher
+    among the test opponents stays on 48 at any table."""
+    from spielleiter.games.bungee import opponents
+
+    asked: list[int] = []
+    dealt = bots.sample_batch
+
+    def counted(view: dict[str, Any], count: int, rng: np.random.Generator) -> Any:
+        asked.append(count)
+        return dealt(view, count, rng)
+
+    monkeypatch.setattr(bots, "sample_batch", counted)
+    state = positions(players, seed=players)[3]
+    view = state.view(state.current_player())
+    edges = bots.evaluate(view, random.Random(2))
+    assert asked == [samples] and bots.stark_samples(players) == samples
+    assert edges == bots.evaluate(view, random.Random(2), samples=samples)
+    asked.clear()
+    opponents.searcher(view, random.Random(2))
+    assert asked == [opponents.SEARCHER_SAMPLES] == [48]
 
 
 def test_stark_samples_hidden_cards_consistent_with_its_view() -> None:

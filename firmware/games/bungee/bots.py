@@ -35,8 +35,11 @@ NORMAL_TAKE = 3
 """Normal takes a top discard that counts this much or less."""
 LEICHT_SENSE = 0.5
 """How often Leicht plays Normal's move instead of a random card group."""
-STARK_SAMPLES = 48
-"""Samples of the hidden cards Stark plays out per candidate move."""
+STARK_SAMPLES = {2: 192, 3: 192, 4: 96}
+"""Samples of the hidden cards Stark plays out per candidate move, by the number of
+players: as many as a Zero 2 W plays out in about 100 ms a decision at the median."""
+STARK_FEWEST = 48
+"""Samples with more players than STARK_SAMPLES names (their rounds are longer)."""
 STARK_LONG = 0.02
 """Stark stops its playouts once no more than this share of them still runs (the longest
 rounds, which would cost half the turns) and scores those as their hands stand."""
@@ -208,14 +211,21 @@ def sample_batch(view: dict[str, Any], samples: int, rng: Any) -> Any:
     )
 
 
+def stark_samples(players: int) -> int:
+    """How many samples of the hidden cards Stark plays out at a table of `players`."""
+    return STARK_SAMPLES.get(players, STARK_FEWEST)
+
+
 def evaluate(
-    view: dict[str, Any], rng: random.Random, samples: int = STARK_SAMPLES
+    view: dict[str, Any], rng: random.Random, samples: int | None = None
 ) -> list[tuple[float, int]]:
     """(expected score minus the others' average, engine action) of each candidate, on
-    the same samples, draws and opponents' styles (common random numbers)."""
+    the same samples, draws and opponents' styles (common random numbers); `samples`
+    defaults to `stark_samples` of the table."""
     import numpy as np
     from spielleiter.games.bungee import belief, sim
 
+    samples = samples or stark_samples(int(view["players"]))
     moves = candidates(view)
     gen = np.random.default_rng(rng.getrandbits(64))
     base = sample_batch(view, samples, gen)

@@ -31,6 +31,8 @@ from spielleiter.games.bungee.rules import (
 OPPONENTS = ("lowcaller", "pairs", "fastcaller", "searcher")
 LOW_CALL = 1
 """The low-caller calls with a hand worth this much or less."""
+SEARCHER_SAMPLES = 48
+"""The searcher's samples of the hidden cards per candidate move, at any table."""
 
 
 def choose(view: dict[str, Any], *, level: str, rng: random.Random) -> int:
@@ -127,12 +129,12 @@ def searcher(view: dict[str, Any], rng: random.Random) -> int:
     """Flat Monte Carlo with every seat on Normal's policy."""
     import numpy as np
     from spielleiter.games.bungee import sim
-    from spielleiter.games.bungee.bots import NORMAL_TAKE, STARK_SAMPLES, candidates, sample_batch
+    from spielleiter.games.bungee.bots import NORMAL_TAKE, candidates, sample_batch
 
     moves = candidates(view)
     gen = np.random.default_rng(rng.getrandbits(64))
-    base = sample_batch(view, STARK_SAMPLES, gen)
-    k, samples = len(moves), STARK_SAMPLES
+    base = sample_batch(view, SEARCHER_SAMPLES, gen)
+    k, samples = len(moves), SEARCHER_SAMPLES
     b = sim.Batch(**{name: np.concatenate([getattr(base, name)] * k) for name in base.__dict__})
     n, me = view["players"], view["seat"]
     forced = np.repeat(np.array([m[0] for m in moves]), samples)
