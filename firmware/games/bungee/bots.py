@@ -225,7 +225,8 @@ def evaluate(
     import numpy as np
     from spielleiter.games.bungee import belief, sim
 
-    samples = samples or stark_samples(int(view["players"]))
+    if samples is None:
+        samples = stark_samples(int(view["players"]))
     moves = candidates(view)
     gen = np.random.default_rng(rng.getrandbits(64))
     base = sample_batch(view, samples, gen)
