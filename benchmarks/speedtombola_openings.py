@@ -7,7 +7,12 @@ its iterations (40,000): the move each recommends, Rat's expected points and win
 of both options, and the searcher's win share of both at its root with the mover's mean
 points after each.
 
-    .venv/bin/python benchmarks/speedtombola_openings.py [ITERATIONS]
+    .venv/bin/python benchmarks/speedtombola_openings.py [ITERATIONS] [--grid]
+
+With --grid it runs every first lot of GRID_LOTS after 0, 1 and 2 passes (30 openings)
+instead of the five, and counts where the two agree: in all, and where the searcher's
+win shares of the two options lie CLEAR or more apart (elsewhere it is a near tie for
+the deeper search too, and Rat's 2000 drums cannot call it either).
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ OPENINGS = (
     ("lot 35, first to decide", 35, 0),
 )
 """(name, lot, passes before the mover)."""
+GRID_LOTS = (3, 5, 8, 10, 12, 15, 18, 20, 25, 30)
+CLEAR = 0.02
+"""A difference in the searcher's win shares that counts as a clear preference."""
 
 
 def opening(lot: int, passes: int) -> dict:
@@ -61,9 +69,15 @@ def deep(view: dict, iterations: int, rng: random.Random) -> dict[str, float]:
 
 
 def main() -> None:
-    iterations = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
+    args = [a for a in sys.argv[1:] if a != "--grid"]
+    iterations = int(args[0]) if args else 40_000
+    openings = OPENINGS
+    if "--grid" in sys.argv[1:]:
+        grid = [(lot, passes) for lot in GRID_LOTS for passes in (0, 1, 2)]
+        openings = tuple((f"lot {lot}, {passes} passed", lot, passes) for lot, passes in grid)
     print(f"load {os.getloadavg()[0]:.2f}; IS-MCTS {iterations} iterations")
-    for name, lot, passes in OPENINGS:
+    agree = clear = clear_agree = 0
+    for name, lot, passes in openings:
         view = opening(lot, passes)
         rat = bots.advice(view, rng=random.Random(1))
         t0 = time.process_time()
@@ -71,6 +85,11 @@ def main() -> None:
         deep_move = Move.NEHMEN if d["visits_take"] * 2 > iterations else Move.NEIN_DANKE
         nein = rat.nein_danke
         assert nein is not None
+        same = deep_move == rat.recommended
+        agree += same
+        if abs(d["take"] - d["pass"]) >= CLEAR:
+            clear += 1
+            clear_agree += same
         print(
             f"{name:<24} groschen {view['groschen']} pot {view['pot']}:"
             f" Rat {rat.recommended.name:<10} (points {rat.nehmen.points:5.1f} vs"
@@ -78,8 +97,13 @@ def main() -> None:
             f" IS-MCTS {deep_move.name:<10} (win {d['take']:.3f} vs {d['pass']:.3f},"
             f" points {d['points_take']:5.1f} vs {d['points_pass']:5.1f},"
             f" {time.process_time() - t0:.0f} s)"
-            f"  {'agree' if deep_move == rat.recommended else 'DISAGREE'}"
+            f"  {'agree' if same else 'DISAGREE'}",
+            flush=True,
         )
+    print(
+        f"agree in {agree} of {len(openings)}; where the searcher's win shares lie"
+        f" {CLEAR} or more apart, in {clear_agree} of {clear}"
+    )
 
 
 if __name__ == "__main__":
