@@ -17,9 +17,9 @@ the deeper search too, and Rat's 2000 drums cannot call it either).
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
-import sys
 import time
 
 from spielleiter.games.speedtombola import bots, opponents
@@ -69,10 +69,13 @@ def deep(view: dict, iterations: int, rng: random.Random) -> dict[str, float]:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--grid"]
-    iterations = int(args[0]) if args else 40_000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("iterations", type=int, nargs="?", default=40_000)
+    parser.add_argument("--grid", action="store_true", help="30 openings, not the five")
+    args = parser.parse_args()
+    iterations = args.iterations
     openings = OPENINGS
-    if "--grid" in sys.argv[1:]:
+    if args.grid:
         grid = [(lot, passes) for lot in GRID_LOTS for passes in (0, 1, 2)]
         openings = tuple((f"lot {lot}, {passes} passed", lot, passes) for lot, passes in grid)
     print(f"load {os.getloadavg()[0]:.2f}; IS-MCTS {iterations} iterations")
