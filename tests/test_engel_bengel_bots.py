@@ -14,7 +14,13 @@ from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import arena, bots, opponents
 from spielleiter.games.engel_bengel.faces import Row, validate_face
 from spielleiter.games.engel_bengel.policy import STYLE, Style, policy_move
-from spielleiter.games.engel_bengel.rules import EngelBengelGame, EngelBengelState, Move, roll_code
+from spielleiter.games.engel_bengel.rules import (
+    MAX_ROLLS,
+    EngelBengelGame,
+    EngelBengelState,
+    Move,
+    roll_code,
+)
 from spielleiter.games.engel_bengel.sim import Batch, simulate
 
 
@@ -313,7 +319,39 @@ def test_stark_weighs_every_nochmal_by_its_drawn_rolls_the_first_die_of_a_big_ro
     big = [v for v in views if len(v["roll"]) >= 4]
     assert big and len(big) < len(views)
     die = bots.stark_die
-    assert all(bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v)) for v in views)
+    assert all(
+        bots.stark_values(v) == bots.plan_values(v, bots.STARK_DRAWN, die(v), option=True)
+        for v in views
+    )
+
+
+def test_stark_adds_the_worth_of_rolling_on_only_where_another_nochmal_may_follow() -> None:
+    """STARK_OPTION: a Nochmal of 2 to 4 dice that another may follow is worth its roll
+    planned and stopped plus STARK_OPTION_WEIGHT × max(0, a + b × that roll's gain); with
+    the last roll left, or with one die, the plan's value alone. No move is worth less."""
+    views = [
+        s.view(s.current_player())
+        for s in filter(None, map(random_position, range(200)))
+        if not s.is_chance_node() and Move.NOCHMAL in s.legal_actions()
+    ]
+    raised = 0
+    for view in views:
+        last = {**view, "rolls": MAX_ROLLS - 1}  # the same, with one roll left
+        for v in (view, last):
+            option = bots.stark_values(v)
+            plain = bots.plan_values(v, bots.STARK_DRAWN, bots.stark_die(v))
+            assert all(option[a] >= plain[a] for a in plain)
+            dice = len(v["roll"])
+            extra = option[Move.NOCHMAL] - plain[Move.NOCHMAL]
+            if v["rolls"] + 1 >= MAX_ROLLS or dice not in bots.STARK_OPTION:
+                assert extra == 0
+            else:
+                a, b = bots.STARK_OPTION[dice]
+                gain = plain[Move.NOCHMAL] - plain[Move.STOPP]
+                worth = bots.STARK_OPTION_WEIGHT * max(0.0, a + b * gain)
+                assert extra == pytest.approx(worth, abs=1e-3)
+                raised += extra > 0
+    assert raised >= 10
 
 
 def test_near_a_durchgangs_end_stark_values_a_die_it_keeps_less() -> None:

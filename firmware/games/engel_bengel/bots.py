@@ -12,9 +12,10 @@
 - Stark plans its turn as Normal does and looks further into Nochmal: it weighs rolling
   on with more dice by STARK_DRAWN fixed rolls, not eight, each planned to its end, so
   its choice between Stopp and Nochmal (and every placement that leaves a roll, the
-  first die of a big roll's too) rests on a three times surer estimate. Near a
-  Durchgang's end a die it keeps is worth less (STARK_DIE_HORIZON): the dice are shared
-  out anew.
+  first die of a big roll's too) rests on a three times surer estimate; a Nochmal that
+  another may follow is worth more by the chance to roll on after it (STARK_OPTION), which
+  a plan of one roll leaves out. Near a Durchgang's end a die it keeps is worth less
+  (STARK_DIE_HORIZON): the dice are shared out anew.
   Its values, like Normal's, do not depend on who the opponents are: a row left
   unfinished is valued by the chance that the next player's cup finishes it. Stark's
   earlier search (Normal's best four moves played out against a family of opponents)
@@ -64,6 +65,15 @@ NORMAL_DRAWN = 8
 STARK_DRAWN = 24
 """Stark plans as Normal does, but weighs Nochmal with more dice by this many fixed rolls
 (Normal's eight among them): its estimate of rolling on is three times as sure."""
+STARK_OPTION: dict[int, tuple[float, float]] = {2: (0.16, 0.16), 3: (0.40, 0.21), 4: (0.47, 0.15)}
+"""The worth of rolling on after a Nochmal of 2, 3 or 4 dice that another Nochmal may
+follow, in chips: the larger of 0 and a + b × what the plan's one roll adds (dice: (a,
+b)). The plan weighs that roll by placing and then stopping; these are fitted to a plan
+two rolls deep (`benchmarks/engel_bengel_option.py`), which costs five to eight times
+the time a Zero 2 W has for a move."""
+STARK_OPTION_WEIGHT = 2
+"""Stark adds STARK_OPTION times this: twice the two rolls' worth won more games than once
+(docs/engel-bengel.md), as a player may roll on up to MAX_ROLLS times."""
 STARK_DIE_HORIZON = 8
 """With fewer boxes than this left on the board, a die Stark keeps is worth less, in
 proportion (NORMAL_DIE with eight or more, nothing with the last box; rounded down to a
@@ -118,8 +128,9 @@ def normal_values(view: Mapping[str, Any]) -> dict[int, float]:
 
 def stark_values(view: Mapping[str, Any]) -> dict[int, float]:
     """Each legal move's value by Stark's plan: Normal's, with Nochmal weighed by
-    STARK_DRAWN rolls and a die kept worth :func:`stark_die`."""
-    return plan_values(view, STARK_DRAWN, stark_die(view))
+    STARK_DRAWN rolls, a Nochmal that another may follow worth more (STARK_OPTION) and a
+    die kept worth :func:`stark_die`."""
+    return plan_values(view, STARK_DRAWN, stark_die(view), option=True)
 
 
 def stark_die(view: Mapping[str, Any]) -> float:
@@ -131,21 +142,24 @@ def stark_die(view: Mapping[str, Any]) -> float:
 
 
 def plan_values(
-    view: Mapping[str, Any], drawn: int, die: float = NORMAL_DIE
+    view: Mapping[str, Any], drawn: int, die: float = NORMAL_DIE, option: bool = False
 ) -> dict[int, float]:
     """Each legal move's value by the plan that weighs Nochmal with more dice by `drawn`
-    fixed rolls and counts a die kept `die` chips."""
-    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn, die)
+    fixed rolls and counts a die kept `die` chips (`option`: a Nochmal that another may
+    follow by STARK_OPTION too)."""
+    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn, die, option)
     board = tuple(tuple(b) for b in view["board"])
     roll = tuple(sorted(view["roll"]))
+    rolls = int(view["rolls"])
+    more = min(MAX_ROLLS - rolls, 2 if option else 1)
     values = {}
     for action in (int(a) for a in view["legal"]):
         if action == Move.STOPP:
             value = plan.leave(board)
         elif action == Move.NOCHMAL:
-            value = plan.again(board, len(roll))
+            value = plan.again(board, len(roll), more > 1)
         else:
-            value = plan.place(board, roll, action, int(view["rolls"]) < MAX_ROLLS)
+            value = plan.place(board, roll, action, more)
         values[action] = value / plan.chip
     return values
 
@@ -239,17 +253,22 @@ def _plans() -> dict[tuple[Any, ...], _Plan]:
 
 
 def _plan(
-    face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
+    face: Face,
+    players: int,
+    cup: int,
+    drawn: int = NORMAL_DRAWN,
+    die: float = NORMAL_DIE,
+    option: bool = False,
 ) -> _Plan:
-    """The plan's values for one face, player count, next cup, number of drawn rolls and
-    die's worth, kept between decisions."""
+    """The plan's values for one face, player count, next cup, number of drawn rolls,
+    die's worth and Nochmal's option (STARK_OPTION or none), kept between decisions."""
     plans = _plans()
-    key = (face, players, cup, drawn, die)
+    key = (face, players, cup, drawn, die, option)
     plan = plans.get(key)
     if plan is None or plan.size() > PLAN_MEMO:
         if len(plans) > 16:
             plans.clear()
-        plan = plans[key] = _Plan(face, players, cup, drawn, die)
+        plan = plans[key] = _Plan(face, players, cup, drawn, die, option)
     return plan
 
 
@@ -274,7 +293,13 @@ class _Plan:
     hold, every way that places more after it."""
 
     def __init__(
-        self, face: Face, players: int, cup: int, drawn: int = NORMAL_DRAWN, die: float = NORMAL_DIE
+        self,
+        face: Face,
+        players: int,
+        cup: int,
+        drawn: int = NORMAL_DRAWN,
+        die: float = NORMAL_DIE,
+        option: bool = False,
     ) -> None:
         self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
         self.memo: dict[tuple[Any, ...], int] = {}
@@ -306,6 +331,13 @@ class _Plan:
         self.paid = [row_delta(row) * self.chip - self.die for row in face.rows]
         """What the die that completes a row brings (its chips, less the die)."""
         self.total = sum(self.boxes)
+        self.option = {
+            dice: (int(Fraction(str(a)) * weight * self.chip), Fraction(str(b)) * weight)
+            for dice, (a, b) in (STARK_OPTION.items() if option else ())
+            for weight in (STARK_OPTION_WEIGHT,)
+        }
+        """Per dice of a Nochmal that another may follow: what it adds (a in units, b a
+        fraction of the roll's gain), :data:`STARK_OPTION` × STARK_OPTION_WEIGHT."""
         self.fitting: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         """The pips that fit a row's next box, per row and its dice so far."""
 
@@ -332,14 +364,15 @@ class _Plan:
         return r0[len(b0)] + r1[len(b1)] + r2[len(b2)] + r3[len(b3)] + r4[len(b4)] + r5[len(b5)]
 
     def place(
-        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int, more: bool
+        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], action: int, more: int
     ) -> int:
-        """Place the die of `action`, then the best of the rest (`more`: Nochmal may follow)."""
+        """Place the die of `action`, then the best of the rest (`more`: how many Nochmals
+        may follow, 0, 1 or 2 for more than one)."""
         r, v = decode_place(action)
         return self._place(board, roll, r, v, more)
 
     def _place(
-        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], r: int, v: int, more: bool
+        self, board: tuple[tuple[int, ...], ...], roll: tuple[int, ...], r: int, v: int, more: int
     ) -> int:
         cells = (*board[r], v)
         new = board[:r] + (cells,) + board[r + 1 :]
@@ -364,7 +397,7 @@ class _Plan:
         board: tuple[tuple[int, ...], ...],
         roll: tuple[int, ...],
         must: bool,
-        more: bool,
+        more: int,
         low: int = 0,
     ) -> int:
         """The best from here: more dice (in rows from `low` on), or stop, or keep dice to
@@ -390,20 +423,32 @@ class _Plan:
             if not must:
                 options.append(self.leave(board))
                 if more:
-                    options.append(self.again(board, len(roll)))
+                    options.append(self.again(board, len(roll), more > 1))
             value = max(options)
         self.memo[key] = value
         return value
 
-    def again(self, board: tuple[tuple[int, ...], ...], dice: int) -> int:
+    def again(self, board: tuple[tuple[int, ...], ...], dice: int, later: bool = False) -> int:
         """Nochmal: the mean over every roll of `dice` dice (the plan's fixed drawn rolls
-        of more than NORMAL_LOOKAHEAD), each planned and then stopped."""
-        key = (board, dice)
+        of more than NORMAL_LOOKAHEAD), each planned and then stopped; where another
+        Nochmal may follow (`later`), more by the plan's option (:meth:`option_gain`)."""
+        later = later and dice in self.option
+        key = (board, dice, later)
         found = self.memo.get(key)
         if found is None:
-            found = self.leave(board) + self._again_gain(self._open(board, 0), dice)
-            self.memo[key] = found
+            gain = self._again_gain(self._open(board, 0), dice)
+            if later:
+                gain += self.option_gain(dice, gain)
+            found = self.memo[key] = self.leave(board) + gain
         return found
+
+    def option_gain(self, dice: int, gain: int) -> int:
+        """What rolling on after a Nochmal of `dice` dice adds, in units, to the `gain` of
+        its one roll planned and stopped (:data:`STARK_OPTION`; 0 without an option)."""
+        if dice not in self.option:
+            return 0
+        a, b = self.option[dice]
+        return max(0, a + b.numerator * gain // b.denominator)
 
     def _again_gain(self, rows: int, dice: int) -> int:
         """What a Nochmal of `dice` dice adds to the open `rows` (by number), each roll
