@@ -331,10 +331,10 @@ class _Plan:
         self.paid = [row_delta(row) * self.chip - self.die for row in face.rows]
         """What the die that completes a row brings (its chips, less the die)."""
         self.total = sum(self.boxes)
+        weight = STARK_OPTION_WEIGHT
         self.option = {
             dice: (int(Fraction(str(a)) * weight * self.chip), Fraction(str(b)) * weight)
             for dice, (a, b) in (STARK_OPTION.items() if option else ())
-            for weight in (STARK_OPTION_WEIGHT,)
         }
         """Per dice of a Nochmal that another may follow: what it adds (a in units, b a
         fraction of the roll's gain), :data:`STARK_OPTION` × STARK_OPTION_WEIGHT."""
@@ -431,24 +431,17 @@ class _Plan:
     def again(self, board: tuple[tuple[int, ...], ...], dice: int, later: bool = False) -> int:
         """Nochmal: the mean over every roll of `dice` dice (the plan's fixed drawn rolls
         of more than NORMAL_LOOKAHEAD), each planned and then stopped; where another
-        Nochmal may follow (`later`), more by the plan's option (:meth:`option_gain`)."""
+        Nochmal may follow (`later`), more by the plan's option (:data:`STARK_OPTION`)."""
         later = later and dice in self.option
         key = (board, dice, later)
         found = self.memo.get(key)
         if found is None:
             gain = self._again_gain(self._open(board, 0), dice)
-            if later:
-                gain += self.option_gain(dice, gain)
+            if later:  # rolling on after it: the option's a + b × the roll's gain, or 0
+                a, b = self.option[dice]
+                gain += max(0, a + b.numerator * gain // b.denominator)
             found = self.memo[key] = self.leave(board) + gain
         return found
-
-    def option_gain(self, dice: int, gain: int) -> int:
-        """What rolling on after a Nochmal of `dice` dice adds, in units, to the `gain` of
-        its one roll planned and stopped (:data:`STARK_OPTION`; 0 without an option)."""
-        if dice not in self.option:
-            return 0
-        a, b = self.option[dice]
-        return max(0, a + b.numerator * gain // b.denominator)
 
     def _again_gain(self, rows: int, dice: int) -> int:
         """What a Nochmal of `dice` dice adds to the open `rows` (by number), each roll
