@@ -25,6 +25,7 @@ PROG = "spielleiter-host"
 COMMAND_MODULES: list[str] = [
     # "spielleiter_host.<module>" for each command family; one line per module.
     "spielleiter_host.tournament",
+    "spielleiter_host.compare",
     "spielleiter_host.replay",
     "spielleiter_host.verify",
     "spielleiter_host.info",

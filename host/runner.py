@@ -147,16 +147,33 @@ def _header(plan: Plan) -> dict[str, Any]:
     return {"spielleiter": __version__, "command": plan.command, "params": dict(plan.params)}
 
 
+def read_results(path: Path) -> tuple[Any, dict[int, Any]]:
+    """A results file's header (its first line: the command and its parameters, as read)
+    and its finished items by number (a line cut short by a stop is left out: that item
+    runs again); RunError names a file that cannot be read or is no JSON lines."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0]) if lines else {}
+    except OSError as exc:
+        raise RunError(f"{path}: {exc.strerror or exc}") from None  # the system's words
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunError(_("{path}: not a results file ({why})").format(path=path, why=exc)) from None
+    done: dict[int, Any] = {}
+    for line in lines[1:]:
+        try:
+            item = json.loads(line)
+            done[int(item["item"])] = item["result"]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue
+    return header, done
+
+
 def _load(plan: Plan, path: Path | None) -> dict[int, Any]:
     """The finished items of an earlier run with the same parameters."""
     if path is None or not path.exists():
         return {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        header = json.loads(lines[0]) if lines else {}
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunError(_("{path}: not a results file ({why})").format(path=path, why=exc)) from None
-    if not isinstance(header, dict) or "params" not in header:
+    header, done = read_results(path)
+    if not isinstance(header, dict) or not isinstance(header.get("params"), dict):
         raise RunError(_("{path}: not a results file of spielleiter-host").format(path=path))
     want = json.loads(json.dumps(_header(plan)))
     here_there = _("{name} {here!r} here, {there!r} there")
@@ -176,13 +193,6 @@ def _load(plan: Plan, path: Path | None) -> dict[int, Any]:
                 path=path, differences="; ".join(differences)
             )
         )
-    done: dict[int, Any] = {}
-    for line in lines[1:]:
-        try:
-            item = json.loads(line)
-            done[int(item["item"])] = item["result"]
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue  # a line cut short by a stop: that item runs again
     return {i: r for i, r in done.items() if 0 <= i < plan.count}
 
 

@@ -100,9 +100,9 @@ def run(
         summary.append(
             {
                 "seat": level,
-                "win_share": _mean(shares),
-                "win_share_se": _se(shares),
-                "mean_points": _mean(points),
+                "win_share": mean(shares),
+                "win_share_se": standard_error(shares),
+                "mean_points": mean(points),
                 "rating": rated[i].conservative,
                 "mu": rated[i].mu,
                 "sigma": rated[i].sigma,
@@ -127,14 +127,16 @@ def seat_ratings(seats: Sequence[str], places: Sequence[Sequence[int]]) -> list[
     return [done.ratings.get(p) or ratings.Rating(p) for p in players]
 
 
-def _mean(xs: Sequence[float]) -> float:
+def mean(xs: Sequence[float]) -> float:
+    """The mean of win shares or points."""
     return sum(xs) / len(xs)
 
 
-def _se(xs: Sequence[float]) -> float:
+def standard_error(xs: Sequence[float]) -> float:
+    """The standard error of their mean (0 for fewer than two)."""
     if len(xs) < 2:
         return 0.0
-    m = _mean(xs)
+    m = mean(xs)
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
 
 
