@@ -142,6 +142,18 @@ def host(box: RunningBox, *argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
+def wait_for_game(box: RunningBox, game: str, timeout: float = 30.0) -> None:
+    """Until the box says (`hello`) that a match of `game` runs: the keys pressed reach it
+    through its terminal and it takes them in its own time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        shown = host(box, "info", "--json")
+        if shown.returncode == 0 and json.loads(shown.stdout).get("game") == game:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no match of {game} after {timeout} s: {bytes(box.output[-300:])!r}")
+
+
 def test_the_console_script_talks_to_the_box(box):
     shown = subprocess.run(
         [*HOST, "info", "--json", "--port", box.port], capture_output=True, text=True, timeout=30
@@ -214,6 +226,7 @@ def test_junk_on_the_link_while_a_game_runs_changes_nothing(box):
     import serial
 
     box.press(key_presses(SOLO_SETUP))
+    wait_for_game(box, "speedtombola")  # a busy machine's box takes the keys late
     before = json.loads(host(box, "settings", "get", "--json").stdout)
     port = serial.Serial(box.port, timeout=5)
     try:
