@@ -202,7 +202,7 @@ def test_a_row_left_short_is_valued_by_how_often_the_next_player_finishes_it() -
     white_66, black_star = face.rows[4], face.rows[5]
     assert bots.finish_chance(black_star, 0, 5) == 0.0  # two short
     assert bots.finish_chance(black_star, 1, 5) == bots.BLACK_FINISH[4]
-    plan = bots._plan(face, 3, 5)
+    plan = bots._plan(bots.PlanKey(face, 3, 5))
     assert plan.rows[4][1] / plan.chip == pytest.approx(-bots.FINISH[("fixed", 1)][4] * 6 / 2)
     assert plan.rows[4][0] / plan.chip == pytest.approx(-bots.FINISH[("fixed", 2)][4] * 6 / 2)
     assert plan.rows[5][1] / plan.chip == pytest.approx(bots.BLACK_FINISH[4] * 2 / 2)
@@ -257,7 +257,7 @@ def test_a_roll_planned_row_by_row_is_the_best_of_every_order_of_placing_it() ->
         if state.is_chance_node():
             continue
         view = state.view(state.current_player())
-        plan = bots._plan(bots.face_of(view), int(view["players"]), 5)
+        plan = bots._plan(bots.PlanKey(bots.face_of(view), int(view["players"]), 5))
         board = tuple(tuple(b) for b in view["board"])
         for roll in ((1, 2, 3), (2, 2, 5, 6), (1, 1, 4, 4, 6), (3, 3, 3, 3, 3), (6,)):
             assert plan.stopped(board, roll) == every_placement(plan, board, roll)
@@ -368,8 +368,8 @@ def test_near_a_durchgangs_end_stark_values_a_die_it_keeps_less() -> None:
     assert ordered == sorted(ordered) and len(set(ordered)) >= 3
     end = next(v for v in views if 1 < bots.face_of(v).boxes - sum(map(len, v["board"])) < 6)
     face, players = bots.face_of(end), int(end["players"])
-    late = bots._plan(face, players, 5, bots.STARK_DRAWN, bots.stark_die(end))
-    usual = bots._plan(face, players, 5, bots.STARK_DRAWN)
+    late = bots._plan(bots.PlanKey(face, players, 5, bots.STARK_DRAWN, bots.stark_die(end)))
+    usual = bots._plan(bots.PlanKey(face, players, 5, bots.STARK_DRAWN))
     assert 0 < late.die / late.chip < usual.die / usual.chip == bots.NORMAL_DIE
 
 

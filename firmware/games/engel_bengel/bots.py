@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import inf, lcm
-from typing import Any
+from typing import Any, NamedTuple
 
 from spielleiter.games.engel_bengel.faces import Face, Row, fits, validate_face
 from spielleiter.games.engel_bengel.policy import KEEP, STYLE, Style
@@ -147,7 +147,7 @@ def plan_values(
     """Each legal move's value by the plan that weighs Nochmal with more dice by `drawn`
     fixed rolls and counts a die kept `die` chips (`option`: a Nochmal that another may
     follow by STARK_OPTION too)."""
-    plan = _plan(face_of(view), int(view["players"]), _next_cup(view), drawn, die, option)
+    plan = _plan(PlanKey(face_of(view), int(view["players"]), _next_cup(view), drawn, die, option))
     board = tuple(tuple(b) for b in view["board"])
     roll = tuple(sorted(view["roll"]))
     rolls = int(view["rolls"])
@@ -247,28 +247,32 @@ Rows = tuple[tuple[int, tuple[int, ...]], ...]
 """Rows of a board that are not full, each as (row, its dice so far)."""
 
 
+class PlanKey(NamedTuple):
+    """What a plan's values depend on: the face, the player count, the next player's cup,
+    the drawn rolls that weigh a Nochmal, a kept die's worth and whether a Nochmal that
+    another may follow is worth more (STARK_OPTION)."""
+
+    face: Face
+    players: int
+    cup: int
+    drawn: int = NORMAL_DRAWN
+    die: float = NORMAL_DIE
+    option: bool = False
+
+
 @cache
-def _plans() -> dict[tuple[Any, ...], _Plan]:
+def _plans() -> dict[PlanKey, _Plan]:
     return {}
 
 
-def _plan(
-    face: Face,
-    players: int,
-    cup: int,
-    drawn: int = NORMAL_DRAWN,
-    die: float = NORMAL_DIE,
-    option: bool = False,
-) -> _Plan:
-    """The plan's values for one face, player count, next cup, number of drawn rolls,
-    die's worth and Nochmal's option (STARK_OPTION or none), kept between decisions."""
+def _plan(key: PlanKey) -> _Plan:
+    """The plan of `key`, its values kept between decisions."""
     plans = _plans()
-    key = (face, players, cup, drawn, die, option)
     plan = plans.get(key)
     if plan is None or plan.size() > PLAN_MEMO:
         if len(plans) > 16:
             plans.clear()
-        plan = plans[key] = _Plan(face, players, cup, drawn, die, option)
+        plan = plans[key] = _Plan(key)
     return plan
 
 
@@ -292,15 +296,8 @@ class _Plan:
     ways of taking dice are tried in an order that skips, with a way the dice do not
     hold, every way that places more after it."""
 
-    def __init__(
-        self,
-        face: Face,
-        players: int,
-        cup: int,
-        drawn: int = NORMAL_DRAWN,
-        die: float = NORMAL_DIE,
-        option: bool = False,
-    ) -> None:
+    def __init__(self, key: PlanKey) -> None:
+        face, players, cup, drawn, die, option = key
         self.face, self.players, self.cup, self.drawn = face, players, cup, drawn
         self.memo: dict[tuple[Any, ...], int] = {}
         self.gains: dict[int, float] = {}
