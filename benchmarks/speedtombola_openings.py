@@ -1,11 +1,11 @@
 """Rat in Speedtombola's openings against a much deeper search.
 
 Each opening is the first lot of a 3-player round with no history yet (so Stark plays
-against its prior alone), nothing held, 9 lots removed. Rat (2000 drums per option, as
-on the box) is set beside the IS-MCTS searcher of the test opponents run with 100 times
-its iterations (40,000): the move each recommends, Rat's expected points and win chance
-of both options, and the searcher's win share of both at its root with the mover's mean
-points after each.
+against its prior alone), nothing held, 9 lots removed. Rat (2000 drums for every move
+that may take the lot, as on the box) is set beside the IS-MCTS searcher of the test
+opponents run with 100 times its iterations (40,000): the move each recommends, Rat's
+expected points and win chance of both options, and the searcher's win share of both at
+its root with the mover's mean points after each.
 
     .venv/bin/python benchmarks/speedtombola_openings.py [ITERATIONS] [--grid]
 

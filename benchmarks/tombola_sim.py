@@ -22,7 +22,7 @@ import numpy as np
 import tombola_sim_baseline as baseline
 from spielleiter.games.base import sample_chance
 from spielleiter.games.speedtombola import belief
-from spielleiter.games.speedtombola.bots import NORMAL, STARK_SELF, advice, choose
+from spielleiter.games.speedtombola.bots import NORMAL, STARK_SELF, choose
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 from spielleiter.games.speedtombola.sim import (
     Batch,
@@ -152,7 +152,7 @@ def stark_decision_ms() -> float:
     times = []
     for i, view in enumerate(positions()):
         t = time.perf_counter()
-        advice(view, rng=random.Random(i), playouts=2000)
+        choose(view, level="stark", rng=random.Random(i))
         times.append(time.perf_counter() - t)
     return 1000 * statistics.median(times)
 

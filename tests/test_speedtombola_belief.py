@@ -9,8 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from spielleiter.games.speedtombola import arena, opponents
-from spielleiter.games.speedtombola.belief import FAMILY, posterior, summary, take_chance
-from spielleiter.games.speedtombola.bots import NORMAL
+from spielleiter.games.speedtombola.belief import (
+    FAMILY,
+    SEARCHER_PRIOR,
+    posterior,
+    searcher_chance,
+    summary,
+    take_chance,
+    take_now,
+)
+from spielleiter.games.speedtombola.bots import NORMAL, choose
 from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame
 from spielleiter.games.speedtombola.sim import Policy
 from spielleiter_host import cli
@@ -70,6 +78,48 @@ def test_a_seat_that_plays_one_way_is_recognised(name: str) -> None:
         for p in FAMILY
     ]  # fmt: skip
     assert float(np.dot(belief, agree)) > 0.9, "the belief rests on policies that agree"
+
+
+def one_round(seats: tuple[str, ...], seed: int) -> list[dict]:
+    """Every decision of one round of these seats (levels or test opponents)."""
+    rng = random.Random(seed)
+    state = SpeedtombolaGame({"players": len(seats)}).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seat = state.current_player()
+        view, level = state.view(seat), seats[seat]
+        play = opponents.choose if level in opponents.OPPONENTS else choose
+        state.apply_action(play(view, level=level, rng=rng))
+    return state.view(0)["history"]
+
+
+def test_a_player_whose_takes_do_not_follow_the_pot_is_taken_for_a_searcher() -> None:
+    """A threshold player's moves fit the family far better than a constant chance of
+    taking; moves that do not follow the pot and the cost (as a searcher's often do not)
+    fit the constant better. Before any move, and from forced takes: the prior."""
+    assert searcher_chance([], seat=1) == SEARCHER_PRIOR
+    history = [d for seed in (5, 6, 7) for d in one_round(("normal", "patient", "greedy"), seed)]
+    assert all(searcher_chance(history, seat) < 0.01 for seat in range(3)), "three rounds"
+    rng = random.Random(8)
+    coin = [decision(1, rng.randint(5, 35), rng.randint(0, 15), Move(rng.random() < 0.2))
+            for _ in range(40)]  # fmt: skip
+    assert searcher_chance(coin, seat=1) > 0.99
+    forced = [dict(decision(1, 30, 0, Move.NEHMEN), groschen=0)] * 20
+    assert searcher_chance(forced, seat=1) == SEARCHER_PRIOR
+
+
+def test_a_threshold_player_takes_the_open_lot_by_its_belief() -> None:
+    """take_now: the belief's chance that the seat takes the open lot at a pot."""
+    view = {"lot": 20, "drum": 15, "lots": [[], [19], []]}
+    normal = np.array([1.0 if p == Policy(0.2, 0.15, noise=1.5, reserve=3, slope=1) else 0.0
+                       for p in FAMILY])  # fmt: skip
+    assert take_now(view, 2, pot=0, groschen=8, belief=normal) == 0.0  # wants 7 ± 1.5
+    assert take_now(view, 2, pot=7, groschen=8, belief=normal) == pytest.approx(0.5, abs=0.2)
+    assert take_now(view, 2, pot=9, groschen=8, belief=normal) == 1.0
+    assert take_now(view, 1, pot=5, groschen=8, belief=normal) == 1.0, "it joins seat 1's 19"
+    assert take_now(view, 2, pot=0, groschen=0, belief=normal) == 1.0, "no groschen: it must"
 
 
 def test_each_policy_alone_gets_the_chances_it_gets_among_all() -> None:

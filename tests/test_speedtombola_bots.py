@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from random import Random
 
+import numpy as np
 import pytest
-from spielleiter.games.speedtombola.bots import LEVELS, Advice, advice, choose
+from spielleiter.games.speedtombola import belief
+from spielleiter.games.speedtombola.bots import LEVELS, NORMAL, Advice, advice, choose
 from spielleiter.games.speedtombola.rules import ALL_LOTS, Move, SpeedtombolaGame
+from spielleiter.games.speedtombola.sim import Policy
 
 
 def position(
@@ -94,8 +97,30 @@ def test_normal_keeps_a_small_reserve_of_groschen():
     assert choose(poor, level="normal", rng=Random(0)) == Move.NEHMEN
 
 
+def threshold_history(seats: list[int], policy: Policy = NORMAL, count: int = 40) -> list[dict]:
+    """`count` decisions of each seat as `policy` makes them (a threshold player's)."""
+    rng = Random(6)
+    history = []
+    for seat in seats:
+        for _ in range(count):
+            lot, pot, cost = rng.randint(5, 35), rng.randint(0, 12), rng.randint(-2, 30)
+            take = policy.accepts(cost, lot, 15, 0.0, pot, 8)
+            history.append({"round": 0, "seat": seat, "lot": lot, "pot": pot, "move": int(take),
+                            "cost": cost, "groschen": 8, "drum": 15})  # fmt: skip
+    return history
+
+
+def coin_history(seats: list[int], count: int = 40) -> list[dict]:
+    """Moves that do not follow the pot: Stark takes these seats for searchers."""
+    rng = Random(8)
+    return [{"round": 0, "seat": seat, "lot": rng.randint(5, 35), "pot": rng.randint(0, 12),
+             "move": int(rng.random() < 0.2), "cost": 20, "groschen": 8, "drum": 15}
+            for seat in seats for _ in range(count)]  # fmt: skip
+
+
 def test_stark_lets_its_own_connecting_lot_go_round_once_more_when_nobody_wants_it():
     view = position([[20, 21], [5, 6], [9]], lot=22, pot=0)
+    view["history"] = threshold_history([1, 2])
     assert choose(view, level="stark", rng=Random(3)) == Move.NEIN_DANKE
     rat = advice(view, rng=Random(3), playouts=1000)
     assert rat.recommended == Move.NEIN_DANKE
@@ -105,6 +130,33 @@ def test_stark_lets_its_own_connecting_lot_go_round_once_more_when_nobody_wants_
 def test_stark_takes_its_connecting_lot_when_the_next_seat_would_have_to_take_it():
     view = position([[20, 21], [5, 6], [9]], lot=22, pot=0, groschen=[11, 0, 22])
     assert choose(view, level="stark", rng=Random(3)) == Move.NEHMEN
+
+
+def test_stark_follows_the_lot_round_the_table_by_who_would_take_it():
+    """ "Nein danke" weighs who takes the lot at which pot (bots._passing): a searcher takes
+    it where taking wins it more than passing on, a threshold player by its threshold, and
+    Stark itself, when the lot comes round, where taking wins it more."""
+    from spielleiter.games.speedtombola import bots
+
+    view = position([[], [], []], lot=15, pot=0, drum=20)
+    stages = bots._stages(view, bots.stark_moves(3))
+    assert [(m, pot) for m, pot, _ in stages] == [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4), (2, 5)]
+    shares = np.full((7, 3), 1 / 3)
+    shares[1] = [0.2, 0.6, 0.2]  # seat 1 wins most by taking the 15 at a pot of 1
+    view["history"] = coin_history([1, 2])
+    assert bots._passing(view, stages, shares)[1] > 0.99, "a searcher takes what pays"
+    view["history"] = threshold_history([1, 2], Policy(cost=1.0, reserve=3, slope=1))
+    assert bots._passing(view, stages, shares)[1] < 0.01, "a patient player waits for its cost"
+    view["history"] = threshold_history([1, 2])  # Normal: at a pot of 0.35 × 15, give or take
+    assert bots._passing(view, stages, shares)[1] == pytest.approx(
+        belief.take_now(view, 1, 1, 11, belief.beliefs(view)[1]), abs=1e-9)  # fmt: skip
+    shares = np.array([[0.45, 0.45, 0.1]] * 7)  # the taker loses (seat 2 at 2 and 5) ...
+    shares[[1, 4]] = [0.45, 0.1, 0.45]  # ... (seat 1 at 1 and 4)
+    shares[3] = [0.5, 0.25, 0.25]  # but Stark wins by taking when the lot comes round
+    shares[6] = [0.3, 0.35, 0.35]  # (the policies after the last pass)
+    view["history"] = coin_history([1, 2])
+    weights = bots._passing(view, stages, shares)
+    assert weights[3] > 0.99 and weights.sum() == pytest.approx(1.0)
 
 
 def test_rat_gives_both_options_with_standard_errors_win_chances_and_drums_played():
@@ -130,17 +182,17 @@ def test_rat_on_the_last_lot_counts_what_is_certain():
     assert rat.nehmen.points == 10 - 13 and rat.nehmen.points_se == 0.0
 
 
-def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None:
-    """Stark plays Nehmen and "Nein danke" in one batch; each row as if played alone."""
+def test_every_move_that_may_take_the_lot_in_one_simulation_gives_what_it_gives_alone() -> None:
+    """Stark plays every part of the lot's circulation in one batch; each row as if played
+    alone (the first part: Nehmen; the last: the rollout policies after the last pass)."""
     import random
 
-    import numpy as np
     from spielleiter.games.base import sample_chance
-    from spielleiter.games.speedtombola import belief, bots
+    from spielleiter.games.speedtombola import bots
     from spielleiter.games.speedtombola.sim import Batch, bitmasks, simulate, stack_policies
 
-    def two_simulations(view: dict, rng: np.random.Generator, count: int) -> tuple:
-        seat, lot, pot, groschen, _ = bots._mover(view)
+    def alone(view: dict, rng: np.random.Generator, count: int) -> list[np.ndarray]:
+        _, lot, _, _, _ = bots._mover(view)
         n, drum = int(view["players"]), int(view["drum"])
         unseen = np.array(view["unseen"], dtype=np.int64)
         draws = unseen[np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]]
@@ -148,13 +200,20 @@ def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None
         choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
         policies = stack_policies(choices, (*belief.FAMILY, bots.STARK_SELF))
         holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
-        stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
-        took = bots._took(holdings, stack, seat, lot, pot)
-        took = simulate(took, draws, policies, noise[:, 1:], drum - 1) if drum else took
-        stack[:, seat] -= 1
-        passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
-        still = np.concatenate([np.full((count, 1), lot), draws], axis=1)
-        return took.points, simulate(passed, still, policies, noise, drum).points
+        parts = []
+        stages = bots._stages(view, bots.stark_moves(n))
+        for mover, pot, groschen in stages:
+            stack = np.broadcast_to(groschen, (count, n)).copy()
+            took = bots._took(holdings, stack, mover, lot, pot)
+            parts.append(simulate(took, draws, policies, noise[:, 1:], drum - 1) if drum else took)
+        mover, pot, groschen = stages[-1]
+        if groschen[mover]:
+            stack = np.broadcast_to(groschen, (count, n)).copy()
+            stack[:, mover] -= 1
+            after = Batch(holdings, stack, np.full(count, (mover + 1) % n), np.full(count, pot + 1))
+            still = np.concatenate([np.full((count, 1), lot), draws], axis=1)
+            parts.append(simulate(after, still, policies, noise, drum))
+        return [p.points for p in parts]
 
     rng = random.Random(2)
     state = SpeedtombolaGame({"players": 4}).new_initial_state()
@@ -165,9 +224,11 @@ def test_both_options_in_one_simulation_give_what_two_simulations_give() -> None
             continue
         view = state.view(state.current_player())
         if view["groschen"][view["seat"]] > 0:
-            one = bots._outcomes(view, np.random.default_rng(5), 64)
-            two = two_simulations(view, np.random.default_rng(5), 64)
-            assert all((a == b).all() for a, b in zip(one, two, strict=True))
+            one = bots._Circulation.play(view, np.random.default_rng(5), 64).points
+            two = alone(view, np.random.default_rng(5), 64)
+            assert len(one) == len(two) and all(
+                (a == b).all() for a, b in zip(one, two, strict=True)
+            )
             checked += 1
         state.apply_action(bots.choose(view, level="normal", rng=random.Random(0)))
     assert checked > 50

@@ -18,6 +18,11 @@ of 5 % keeps a move no policy of the family would make from ruling all of them o
 The posterior is prior x the product of these chances, normalised. Stark's rollouts
 draw each opponent's policy from its posterior, row by row.
 
+Whether an opponent plays a threshold at all or searches (searcher_chance): the family's
+likelihood of its decisions against a constant chance of taking, which explains a
+searcher's moves better; Stark weighs "takes where taking pays" by it when it follows the
+open lot round the table (bots).
+
 Worked example (tests/test_speedtombola_belief.py, docs/speedtombola.md): an opponent
 passed a lot 30 costing it 30 with 5 groschen on it, then took a lot 12 costing it 12
 with 4 groschen on it. A patient policy (cost 1) takes a 12 only at a pot of about 11,
@@ -29,14 +34,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import product
+from math import lgamma
 from typing import Any
 
 import numpy as np
-from spielleiter.games.speedtombola.rules import Move
+from spielleiter.games.speedtombola.rules import Move, lot_cost
 from spielleiter.games.speedtombola.sim import Policy
 
 NOISE = 1.5
 TREMBLE = 0.05
+SEARCHER_PRIOR = 0.5
+"""The chance, before any move of it is seen, that an opponent searches rather than
+plays a threshold of the family."""
 FAMILY: tuple[Policy, ...] = tuple(
     Policy(cost=c, lot=lot, bias=b, noise=NOISE, reserve=3, slope=1)
     for c, lot, b in product((0.0, 0.2, 0.5, 1.0), (0.0, 0.15, 0.35), (-3.0, 0.0, 3.0))
@@ -65,6 +74,21 @@ def take_chance(policies: Sequence[Policy], decisions: Sequence[Mapping[str, Any
     return np.where(groschen == 0, 1.0, chance).reshape(len(policies), len(decisions))
 
 
+def _decisions(history: Sequence[Mapping[str, Any]], seat: int) -> list[Mapping[str, Any]]:
+    """The seat's decisions that say something (not a forced take)."""
+    return [d for d in history if d["seat"] == seat and d["groschen"] > 0]
+
+
+def _log_likelihoods(
+    decisions: Sequence[Mapping[str, Any]], family: Sequence[Policy]
+) -> np.ndarray:
+    """(K,) each policy's log chance of making these decisions, with the tremble."""
+    took = np.array([d["move"] == Move.NEHMEN for d in decisions])
+    chance = take_chance(family, decisions)
+    likely = np.where(took, chance, 1.0 - chance) * (1.0 - TREMBLE) + TREMBLE / 2.0
+    return np.asarray(np.log(likely).sum(axis=1))
+
+
 def posterior(
     history: Sequence[Mapping[str, Any]],
     seat: int,
@@ -72,17 +96,50 @@ def posterior(
     prior: np.ndarray | None = None,
 ) -> np.ndarray:
     """(K,) the belief over `family` for one seat, from its decisions in `history`."""
-    mine = [d for d in history if d["seat"] == seat and d["groschen"] > 0]
+    mine = _decisions(history, seat)
     weights = np.full(len(family), 1.0 / len(family)) if prior is None else np.asarray(prior)
     if not mine:
         return weights / weights.sum()
-    took = np.array([d["move"] == Move.NEHMEN for d in mine])
-    chance = take_chance(family, mine)
-    likely = np.where(took, chance, 1.0 - chance) * (1.0 - TREMBLE) + TREMBLE / 2.0
-    log = np.log(weights) + np.log(likely).sum(axis=1)
+    log = np.log(weights) + _log_likelihoods(mine, family)
     log -= log.max()
     belief = np.exp(log)
     return belief / belief.sum()
+
+
+def searcher_chance(history: Sequence[Mapping[str, Any]], seat: int) -> float:
+    """The chance that `seat` searches rather than plays a threshold of the family.
+
+    A model comparison from its decisions: the family's mean likelihood (its uniform
+    prior) against a constant chance of taking of unknown size (uniform: t! p! / (t + p +
+    1)! for t takes and p passes), which explains a searcher's moves better than any
+    threshold does; SEARCHER_PRIOR before any evidence."""
+    mine = _decisions(history, seat)
+    if not mine:
+        return SEARCHER_PRIOR
+    logs = _log_likelihoods(mine, FAMILY)
+    top = float(logs.max())
+    family = top + float(np.log(np.exp(logs - top).mean()))
+    takes = sum(d["move"] == Move.NEHMEN for d in mine)
+    passes = len(mine) - takes
+    constant = lgamma(takes + 1) + lgamma(passes + 1) - lgamma(len(mine) + 2)
+    odds = family - constant + np.log1p(-SEARCHER_PRIOR) - np.log(SEARCHER_PRIOR)
+    return float(1.0 / (1.0 + np.exp(min(odds, 700.0))))
+
+
+def take_now(
+    view: Mapping[str, Any], seat: int, pot: int, groschen: int, belief: np.ndarray
+) -> float:
+    """The chance that `seat`, played by its `belief` over the family, takes the open lot
+    of the view at `pot` with `groschen` of its own left."""
+    lot = int(view["lot"])
+    decision = {
+        "cost": lot_cost(view["lots"][seat], lot),
+        "lot": lot,
+        "drum": int(view["drum"]),
+        "pot": pot,
+        "groschen": groschen,
+    }
+    return float(belief @ take_chance(FAMILY, [decision])[:, 0])
 
 
 def beliefs(view: Mapping[str, Any]) -> dict[int, np.ndarray]:

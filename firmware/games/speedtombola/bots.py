@@ -4,16 +4,18 @@ Every function takes only `view(seat)` of the seat to move, never the true state
 Leicht takes by feel once enough groschen lie on the lot (a random threshold per
 decision). Normal weighs what the lot costs its Garnituren against the groschen and
 keeps a small reserve. Stark samples many drums consistent with its view (each unseen
-lot is removed or still in the drum, uniformly), plays each to the end of the round for
-all seats with closed-threshold rollout policies (`sim`): each opponent's drawn, row by
-row, from Stark's belief about how that opponent plays (`belief`, rebuilt from the
-match's history in the view: broad at first, sharper with every take and pass), its
-own STARK_SELF. It compares
-Nehmen with "Nein danke" on the same drums (common random numbers). It decides by the
-chance to win the match (the points of finished rounds counted, a tie as a split share),
-and by expected round points where the chances are equal. Its own rollout policy lets a
-lot that joins its Garnituren go round once more, so it passes such a lot whenever the
-drums say nobody else wants it.
+lot is removed or still in the drum, uniformly) and follows the open lot round the table
+on them: for each move that may take it (its own first, then each seat in turn, twice
+round), the round played to its end for all seats with closed-threshold rollout policies
+(`sim`): each opponent's drawn, row by row, from Stark's belief about how that opponent
+plays (`belief`, rebuilt from the match's history in the view), its own STARK_SELF.
+"Nein danke" is these outcomes weighed by who takes the lot where, found backwards from
+the last move: a searching opponent takes it where that wins it more of the match than
+passing on, a threshold player where its threshold says (by the belief's chance that the
+opponent searches), Stark itself where taking wins it more. Nehmen and "Nein danke" are
+compared on the same drums (common random numbers), by the chance to win the match (the
+points of finished rounds counted, a tie as a split share), and by expected round points
+where the chances are equal.
 """
 
 from __future__ import annotations
@@ -44,9 +46,15 @@ groschen per groschen below its reserve of 3."""
 STARK_SELF = Policy(cost=0.2, lot=0.15, noise=1.0, milk=3.0, reserve=3, slope=1)
 """How Stark expects to play on: like Normal, but its connecting lots go round once more."""
 
-STARK_FIRST_PLAYOUTS = 500
-"""Stark's first look per option; it plays out more only when the two are close."""
+STARK_CIRCUITS = 2
+"""How far Stark follows the open lot move by move: twice round the table (at most
+STARK_MOVES moves), each mover taking it or passing it on; the rollout policies after."""
+STARK_MOVES = 8
+STARK_FIRST_DRUMS = 200
+"""Stark's first look: drums per move that may take the lot; more only when it is close."""
+STARK_DRUMS = 600
 STARK_PLAYOUTS = 2000
+"""Rat's drums (every move that may take the lot played out on each of them)."""
 CLEAR_GAP_SE = 3.0
 """A difference of this many standard errors counts as clear after the first look."""
 
@@ -119,13 +127,13 @@ def _numpy(rng: random.Random) -> np.random.Generator:
 
 
 def _stark(view: dict[str, Any], rng: np.random.Generator) -> Move:
-    """A first look at 500 drums per option; all 2000 only when the options are close."""
-    gain, points_gain = _paired(view, rng, STARK_FIRST_PLAYOUTS)
+    """A first look on STARK_FIRST_DRUMS drums; STARK_DRUMS only when the options are close."""
+    played = _Circulation.play(view, rng, STARK_FIRST_DRUMS)
+    gain = played.win_gain()
     if abs(gain.mean()) > CLEAR_GAP_SE * gain.std(ddof=1) / np.sqrt(len(gain)) + 1e-9:
         return Move.NEHMEN if gain.mean() > 0 else Move.NEIN_DANKE
-    more, more_points = _paired(view, rng, STARK_PLAYOUTS - STARK_FIRST_PLAYOUTS)
-    gain, points_gain = np.concatenate([gain, more]), np.concatenate([points_gain, more_points])
-    return _better(float(gain.mean()), float(points_gain.mean()))
+    played = played.joined(_Circulation.play(view, rng, STARK_DRUMS - STARK_FIRST_DRUMS))
+    return _better(float(played.win_gain().mean()), float(played.points_gain().mean()))
 
 
 def _better(win_gain: float, points_gain: float) -> Move:
@@ -135,53 +143,158 @@ def _better(win_gain: float, points_gain: float) -> Move:
     return Move.NEHMEN if points_gain > 0 else Move.NEIN_DANKE
 
 
-def _paired(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
-    """Per drum, what Nehmen gains over "Nein danke": (match win share, points saved)."""
-    take, passing = _outcomes(view, rng, count)
-    seat, match = int(view["seat"]), _match_points(view)
-    win = _win_shares(take + match, seat) - _win_shares(passing + match, seat)
-    return win, passing[:, seat] - take[:, seat]
-
-
 def _match_points(view: dict[str, Any]) -> np.ndarray:
     return np.array(view.get("match_points") or [0] * int(view["players"]), dtype=np.int64)
 
 
-def _win_shares(points: np.ndarray, seat: int) -> np.ndarray:
-    """Per row, the seat's share of first place (a tie splits it)."""
-    best = points.min(axis=1)
-    tied = (points == best[:, None]).sum(axis=1)
-    return (points[:, seat] == best) / tied
+def _win_shares(points: np.ndarray) -> np.ndarray:
+    """(..., n) every seat's share of first place per row (a tie splits it)."""
+    best = points.min(axis=-1, keepdims=True)
+    first = points == best
+    return first / first.sum(axis=-1, keepdims=True)
 
 
-def _outcomes(view: dict[str, Any], rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
-    """Every seat's round points (count, n) after Nehmen and after "Nein danke"."""
-    seat, lot, pot, groschen, _ = _mover(view)
-    n, drum = int(view["players"]), int(view["drum"])
-    unseen = np.array(view["unseen"], dtype=np.int64)
-    order = np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]
-    draws = unseen[order]
-    noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
-    choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
-    policies = stack_policies(choices, (*belief.FAMILY, STARK_SELF))
-    holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n)).copy()
-    stack = np.broadcast_to(np.array(view["groschen"], dtype=np.int64), (count, n)).copy()
-    took = _took(holdings, stack, seat, lot, pot)
-    if groschen == 0:
-        took = simulate(took, draws, policies, noise[:, 1:], drum - 1) if drum else took
-        return took.points, took.points
-    # "Nein danke" goes round the open lot first (one step); from then on both options
-    # play out in one simulation of twice the rows, on the same drums, noise and opponents.
-    stack[:, seat] -= 1
-    passed = Batch(holdings, stack, np.full(count, (seat + 1) % n), np.full(count, pot + 1))
-    passed = advance(passed, np.full((count, 1), lot), policies, noise[:, :1], drum)
-    if not drum:
-        return took.points, passed.points
-    pairs = zip(_fields(took), _fields(passed), strict=True)
-    both = Batch(*(np.concatenate([a, b]) for a, b in pairs))
-    rest, doubled = np.concatenate([noise[:, 1:], noise[:, 1:]]), policies.repeated(2)
-    points = simulate(both, np.concatenate([draws, draws]), doubled, rest, drum - 1).points
-    return points[:count], points[count:]
+Stage = tuple[int, int, np.ndarray]
+"""A move that may take the open lot: (mover, pot, every seat's groschen before it)."""
+
+
+def stark_moves(players: int) -> int:
+    """How many moves Stark follows the open lot: STARK_CIRCUITS times round the table,
+    at most STARK_MOVES."""
+    return min(STARK_CIRCUITS * players, STARK_MOVES)
+
+
+def _stages(view: dict[str, Any], moves: int) -> list[Stage]:
+    """The first `moves` moves that may take the open lot, from the seat to move on,
+    ending early at a mover without a groschen (it must take)."""
+    seat, _, pot, _, _ = _mover(view)
+    groschen = np.array(view["groschen"], dtype=np.int64)
+    n = len(groschen)
+    stages = []
+    for k in range(moves):
+        mover = (seat + k) % n
+        stages.append((mover, pot + k, groschen.copy()))
+        if groschen[mover] == 0:
+            break
+        groschen[mover] -= 1
+    return stages
+
+
+@dataclass(frozen=True)
+class _Circulation:
+    """The open lot followed round the table on the same drums: for each move that may take
+    it (the seat to move first), every seat's points when that mover takes it; and, unless
+    the last of them must take, the points when the rollout policies play on after the last
+    pass. `passing` weighs these parts into "Nein danke" (:func:`_passing`)."""
+
+    view: dict[str, Any]
+    stages: list[Stage]
+    points: np.ndarray
+    """(parts, drums, n) round points."""
+
+    @classmethod
+    def play(
+        cls, view: dict[str, Any], rng: np.random.Generator, count: int, moves: int = 0
+    ) -> _Circulation:
+        """Every part played out on the same `count` drums, noise and opponents, in one
+        simulation; the lot followed for `moves` moves (:func:`stark_moves` if 0; with 1,
+        "Nein danke" is the rollout policies' alone, as Stark played before issue 22's
+        session 15)."""
+        seat, lot, _, _, _ = _mover(view)
+        n, drum = int(view["players"]), int(view["drum"])
+        unseen = np.array(view["unseen"], dtype=np.int64)
+        order = np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]
+        draws = unseen[order]
+        noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
+        choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
+        policies = stack_policies(choices, (*belief.FAMILY, STARK_SELF))
+        holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n))
+        stages = _stages(view, moves or stark_moves(n))
+        parts = []
+        for mover, pot, groschen in stages:
+            stack = np.broadcast_to(groschen, (count, n)).copy()
+            parts.append(_took(holdings.copy(), stack, mover, lot, pot))
+        mover, pot, groschen = stages[-1]
+        if groschen[mover] > 0:  # the last pass: the lot goes on round by the policies
+            stack = np.broadcast_to(groschen, (count, n)).copy()
+            stack[:, mover] -= 1
+            seats, pots = np.full(count, (mover + 1) % n), np.full(count, pot + 1)
+            after = Batch(holdings.copy(), stack, seats, pots)
+            parts.append(advance(after, np.full((count, 1), lot), policies, noise[:, :1], drum))
+        both = Batch(*(np.concatenate(field) for field in zip(*map(_fields, parts), strict=True)))
+        if drum:
+            times = len(parts)
+            both = simulate(
+                both,
+                np.concatenate([draws] * times),
+                policies.repeated(times),
+                np.concatenate([noise[:, 1:]] * times),
+                drum - 1,
+            )
+        return cls(view, stages, both.points.reshape(len(parts), count, n))
+
+    def joined(self, more: _Circulation) -> _Circulation:
+        """These drums and `more`'s together."""
+        points = np.concatenate([self.points, more.points], axis=1)
+        return _Circulation(self.view, self.stages, points)
+
+    @property
+    def shares(self) -> np.ndarray:
+        """(parts, drums, n) every seat's share of winning the match."""
+        return _win_shares(self.points + _match_points(self.view))
+
+    def passing(self) -> np.ndarray:
+        """(parts,) how "Nein danke" weighs the parts (:func:`_passing`)."""
+        return _passing(self.view, self.stages, self.shares.mean(axis=1))
+
+    def option(self, weights: np.ndarray) -> Rows:
+        """Per drum, the parts weighed by `weights`: (points, round win shares, match win
+        shares), each (drums, n)."""
+        round_shares = _win_shares(self.points)
+        return tuple(np.tensordot(weights, a, 1) for a in (self.points, round_shares, self.shares))  # type: ignore[return-value]
+
+    def nein_danke(self) -> Rows:
+        """Per drum, "Nein danke"'s (points, round win shares, match win shares)."""
+        return self.option(self.passing())
+
+    def win_gain(self) -> np.ndarray:
+        """Per drum, what Nehmen gains over "Nein danke" in match win share."""
+        seat = int(self.view["seat"])
+        return self.shares[0, :, seat] - self.nein_danke()[2][:, seat]
+
+    def points_gain(self) -> np.ndarray:
+        """Per drum, the points Nehmen saves over "Nein danke"."""
+        seat = int(self.view["seat"])
+        return self.nein_danke()[0][:, seat] - self.points[0, :, seat]
+
+
+def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> np.ndarray:
+    """How "Nein danke" weighs the parts of a circulation, by backward induction from the
+    last: each later mover takes the lot where taking wins it more of the match than what
+    follows its pass — Stark's own seat always so; an opponent so by the chance that it
+    searches (belief.searcher_chance), else by the chance its threshold takes it at that pot
+    (its belief over the family). `shares` (parts, n): each part's mean match win shares."""
+    seat = int(view["seat"])
+    history = view.get("history") or []
+    beliefs = belief.beliefs(view)
+    parts = len(shares)
+    weights = np.zeros(parts)
+    weights[-1] = 1.0
+    for k in range(len(stages) - 1, 0, -1):
+        mover, pot, groschen = stages[k]
+        if groschen[mover] == 0:
+            continue  # the last stage, which must take: its weight is set
+        taking = np.zeros(parts)
+        taking[k] = 1.0
+        rational = float(shares[k, mover] > weights @ shares[:, mover])
+        if mover == seat:
+            take = rational
+        else:
+            searcher = belief.searcher_chance(history, mover)
+            threshold = belief.take_now(view, mover, pot, int(groschen[mover]), beliefs[mover])
+            take = searcher * rational + (1.0 - searcher) * threshold
+        weights = take * taking + (1.0 - take) * weights
+    return weights
 
 
 def _fields(batch: Batch) -> tuple[np.ndarray, ...]:
@@ -196,14 +309,20 @@ def _took(holdings: np.ndarray, stack: np.ndarray, seat: int, lot: int, pot: int
     return Batch(took_h, took_g, np.full(len(took_h), seat), np.zeros(len(took_h), dtype=np.int64))
 
 
-def _estimate(move: Move, points: np.ndarray, seat: int, match: np.ndarray) -> OptionEstimate:
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Per drum and seat: (points, round win shares, match win shares)."""
+
+
+def _estimate(move: Move, rows: Rows, seat: int) -> OptionEstimate:
+    """An option's estimate from its drums' (points, round win shares, match win shares)."""
+    points, round_shares, match_shares = rows
     mine = points[:, seat]
     return OptionEstimate(
         move=move,
         points=float(mine.mean()),
         points_se=float(mine.std(ddof=1) / np.sqrt(len(mine))),
-        round_win=float(_win_shares(points, seat).mean()),
-        match_win=float(_win_shares(points + match, seat).mean()),
+        round_win=float(round_shares[:, seat].mean()),
+        match_win=float(match_shares[:, seat].mean()),
     )
 
 
@@ -212,13 +331,14 @@ def advice(view: dict[str, Any], *, rng: random.Random, playouts: int = STARK_PL
 
     `rng` is the advice's own generator (the box's `app.rng`), never a record's stream."""
     seat, _, _, groschen, _ = _mover(view)
-    take, passing = _outcomes(view, _numpy(rng), max(2, playouts))
-    match = _match_points(view)
-    nehmen = _estimate(Move.NEHMEN, take, seat, match)
+    played = _Circulation.play(view, _numpy(rng), max(2, playouts))
+    first = np.zeros(len(played.points))
+    first[0] = 1.0
+    nehmen = _estimate(Move.NEHMEN, played.option(first), seat)
     if groschen == 0:
-        return Advice(Move.NEHMEN, nehmen, None, len(take))
-    nein = _estimate(Move.NEIN_DANKE, passing, seat, match)
-    return Advice(shown_choice(nehmen, nein), nehmen, nein, len(take))
+        return Advice(Move.NEHMEN, nehmen, None, played.points.shape[1])
+    nein = _estimate(Move.NEIN_DANKE, played.nein_danke(), seat)
+    return Advice(shown_choice(nehmen, nein), nehmen, nein, played.points.shape[1])
 
 
 def shown_choice(nehmen: OptionEstimate, nein: OptionEstimate) -> Move:

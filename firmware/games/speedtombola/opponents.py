@@ -70,8 +70,8 @@ def _deep(view: dict[str, Any], rng: random.Random) -> int:
     if int(view["groschen"][seat]) == 0:
         return Move.NEHMEN
     generator = bots._numpy(rng)
-    win, points = bots._paired(view, generator, DEEP_PLAYOUTS)
-    return bots._better(float(win.mean()), float(points.mean()))
+    played = bots._Circulation.play(view, generator, DEEP_PLAYOUTS, moves=1)
+    return bots._better(float(played.win_gain().mean()), float(played.points_gain().mean()))
 
 
 def ismcts(view: Mapping[str, Any], rng: random.Random, iterations: int = ISMCTS_ITERATIONS) -> int:
