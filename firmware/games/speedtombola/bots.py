@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -238,34 +239,35 @@ class _Circulation:
         points = np.concatenate([self.points, more.points], axis=1)
         return _Circulation(self.view, self.stages, points)
 
-    @property
+    @cached_property
     def shares(self) -> np.ndarray:
         """(parts, drums, n) every seat's share of winning the match."""
         return _win_shares(self.points + _match_points(self.view))
 
-    def passing(self) -> np.ndarray:
-        """(parts,) how "Nein danke" weighs the parts (:func:`_passing`)."""
-        return _passing(self.view, self.stages, self.shares.mean(axis=1))
-
     def option(self, weights: np.ndarray) -> Rows:
         """Per drum, the parts weighed by `weights`: (points, round win shares, match win
         shares), each (drums, n)."""
-        round_shares = _win_shares(self.points)
-        return tuple(np.tensordot(weights, a, 1) for a in (self.points, round_shares, self.shares))  # type: ignore[return-value]
+        points, rounds, match = (
+            np.tensordot(weights, a, 1)
+            for a in (self.points, _win_shares(self.points), self.shares)
+        )
+        return points, rounds, match
 
+    @cached_property
     def nein_danke(self) -> Rows:
-        """Per drum, "Nein danke"'s (points, round win shares, match win shares)."""
-        return self.option(self.passing())
+        """Per drum, "Nein danke"'s (points, round win shares, match win shares): the
+        parts weighed by :func:`_passing`."""
+        return self.option(_passing(self.view, self.stages, self.shares.mean(axis=1)))
 
     def win_gain(self) -> np.ndarray:
         """Per drum, what Nehmen gains over "Nein danke" in match win share."""
         seat = int(self.view["seat"])
-        return self.shares[0, :, seat] - self.nein_danke()[2][:, seat]
+        return self.shares[0, :, seat] - self.nein_danke[2][:, seat]
 
     def points_gain(self) -> np.ndarray:
         """Per drum, the points Nehmen saves over "Nein danke"."""
         seat = int(self.view["seat"])
-        return self.nein_danke()[0][:, seat] - self.points[0, :, seat]
+        return self.nein_danke[0][:, seat] - self.points[0, :, seat]
 
 
 def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> np.ndarray:
@@ -277,6 +279,7 @@ def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> n
     seat = int(view["seat"])
     history = view.get("history") or []
     beliefs = belief.beliefs(view)
+    searchers = {other: belief.searcher_chance(history, other) for other in beliefs}
     parts = len(shares)
     weights = np.zeros(parts)
     weights[-1] = 1.0
@@ -290,9 +293,8 @@ def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> n
         if mover == seat:
             take = rational
         else:
-            searcher = belief.searcher_chance(history, mover)
             threshold = belief.take_now(view, mover, pot, int(groschen[mover]), beliefs[mover])
-            take = searcher * rational + (1.0 - searcher) * threshold
+            take = searchers[mover] * rational + (1.0 - searchers[mover]) * threshold
         weights = take * taking + (1.0 - take) * weights
     return weights
 
@@ -337,7 +339,7 @@ def advice(view: dict[str, Any], *, rng: random.Random, playouts: int = STARK_PL
     nehmen = _estimate(Move.NEHMEN, played.option(first), seat)
     if groschen == 0:
         return Advice(Move.NEHMEN, nehmen, None, played.points.shape[1])
-    nein = _estimate(Move.NEIN_DANKE, played.nein_danke(), seat)
+    nein = _estimate(Move.NEIN_DANKE, played.nein_danke, seat)
     return Advice(shown_choice(nehmen, nein), nehmen, nein, played.points.shape[1])
 
 
