@@ -115,11 +115,12 @@ def test_a_threshold_player_takes_the_open_lot_by_its_belief() -> None:
     view = {"lot": 20, "drum": 15, "lots": [[], [19], []]}
     normal = np.array([1.0 if p == Policy(0.2, 0.15, noise=1.5, reserve=3, slope=1) else 0.0
                        for p in FAMILY])  # fmt: skip
-    assert take_now(view, 2, pot=0, groschen=8, belief=normal) == 0.0  # wants 7 ± 1.5
-    assert take_now(view, 2, pot=7, groschen=8, belief=normal) == pytest.approx(0.5, abs=0.2)
-    assert take_now(view, 2, pot=9, groschen=8, belief=normal) == 1.0
-    assert take_now(view, 1, pot=5, groschen=8, belief=normal) == 1.0, "it joins seat 1's 19"
-    assert take_now(view, 2, pot=0, groschen=0, belief=normal) == 1.0, "no groschen: it must"
+    chances = take_now(view, 2, [(0, 8), (7, 8), (9, 8), (0, 0)], belief=normal)
+    assert chances[0] == 0.0  # Normal wants 0.2 × 20 + 0.15 × 20 = 7, give or take 1.5
+    assert chances[1] == pytest.approx(0.5, abs=0.2)
+    assert chances[2] == 1.0
+    assert chances[3] == 1.0, "no groschen: it must"
+    assert take_now(view, 1, [(5, 8)], belief=normal)[0] == 1.0, "it joins seat 1's 19"
 
 
 def test_each_policy_alone_gets_the_chances_it_gets_among_all() -> None:

@@ -132,6 +132,13 @@ def test_stark_takes_its_connecting_lot_when_the_next_seat_would_have_to_take_it
     assert choose(view, level="stark", rng=Random(3)) == Move.NEHMEN
 
 
+def passing(view: dict, stages: list, shares: np.ndarray) -> np.ndarray:
+    """How Stark weighs the moves that may take the lot into "Nein danke"."""
+    from spielleiter.games.speedtombola import bots
+
+    return bots._passing(view, stages, shares, belief.Opponents.of(view))
+
+
 def test_stark_follows_the_lot_round_the_table_by_who_would_take_it():
     """ "Nein danke" weighs who takes the lot at which pot (bots._passing): a searcher takes
     it where taking wins it more than passing on, a threshold player by its threshold, and
@@ -144,18 +151,18 @@ def test_stark_follows_the_lot_round_the_table_by_who_would_take_it():
     shares = np.full((7, 3), 1 / 3)
     shares[1] = [0.2, 0.6, 0.2]  # seat 1 wins most by taking the 15 at a pot of 1
     view["history"] = coin_history([1, 2])
-    assert bots._passing(view, stages, shares)[1] > 0.99, "a searcher takes what pays"
+    assert passing(view, stages, shares)[1] > 0.99, "a searcher takes what pays"
     view["history"] = threshold_history([1, 2], Policy(cost=1.0, reserve=3, slope=1))
-    assert bots._passing(view, stages, shares)[1] < 0.01, "a patient player waits for its cost"
+    assert passing(view, stages, shares)[1] < 0.01, "a patient player waits for its cost"
     view["history"] = threshold_history([1, 2])  # Normal: at a pot of 0.35 × 15, give or take
-    assert bots._passing(view, stages, shares)[1] == pytest.approx(
-        belief.take_now(view, 1, 1, 11, belief.beliefs(view)[1]), abs=1e-9)  # fmt: skip
+    normal = belief.take_now(view, 1, [(1, 11)], belief.beliefs(view)[1])[0]
+    assert passing(view, stages, shares)[1] == pytest.approx(normal, abs=1e-9)
     shares = np.array([[0.45, 0.45, 0.1]] * 7)  # the taker loses (seat 2 at 2 and 5) ...
     shares[[1, 4]] = [0.45, 0.1, 0.45]  # ... (seat 1 at 1 and 4)
     shares[3] = [0.5, 0.25, 0.25]  # but Stark wins by taking when the lot comes round
     shares[6] = [0.3, 0.35, 0.35]  # (the policies after the last pass)
     view["history"] = coin_history([1, 2])
-    weights = bots._passing(view, stages, shares)
+    weights = passing(view, stages, shares)
     assert weights[3] > 0.99 and weights.sum() == pytest.approx(1.0)
 
 

@@ -33,6 +33,8 @@ likeliest now (0.148, 0.148, 0.124, 0.124) all take a 12 at a pot of 4 to 6.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from math import lgamma
 from typing import Any
@@ -52,6 +54,20 @@ FAMILY: tuple[Policy, ...] = tuple(
 )
 
 
+@cache
+def _fields(policies: tuple[Policy, ...]) -> dict[str, np.ndarray]:
+    """Each field of the policies as a (K, 1) column (read-only: kept between calls)."""
+    columns = {}
+    for name in ("cost", "lot", "drum", "bias", "milk", "slope", "reserve", "noise"):
+        column = np.array([float(getattr(p, name)) for p in policies])[:, None]
+        column.flags.writeable = False
+        columns[name] = column
+    return columns
+
+
+_FAMILY_FIELDS = _fields(FAMILY)
+
+
 def take_chance(policies: Sequence[Policy], decisions: Sequence[Mapping[str, Any]]) -> np.ndarray:
     """(K, D): the chance that each policy takes at each decision (1 when it must).
     All policies at once, each (K, D) cell by the same float steps as one policy alone."""
@@ -59,8 +75,7 @@ def take_chance(policies: Sequence[Policy], decisions: Sequence[Mapping[str, Any
     def seen(key: str) -> np.ndarray:
         return np.array([d[key] for d in decisions], dtype=np.float64)
 
-    def each(name: str) -> np.ndarray:
-        return np.array([float(getattr(p, name)) for p in policies])[:, None]
+    each = (_FAMILY_FIELDS if policies is FAMILY else _fields(tuple(policies))).__getitem__
 
     cost, lot, drum, pot, groschen = (seen(k) for k in ("cost", "lot", "drum", "pot", "groschen"))
     base = each("cost") * cost + each("lot") * lot + each("drum") * drum + each("bias")
@@ -97,10 +112,15 @@ def posterior(
 ) -> np.ndarray:
     """(K,) the belief over `family` for one seat, from its decisions in `history`."""
     mine = _decisions(history, seat)
-    weights = np.full(len(family), 1.0 / len(family)) if prior is None else np.asarray(prior)
-    if not mine:
+    return _posterior(_log_likelihoods(mine, family) if mine else None, len(family), prior)
+
+
+def _posterior(logs: np.ndarray | None, size: int, prior: np.ndarray | None = None) -> np.ndarray:
+    """The posterior from the policies' log likelihoods (None: no evidence)."""
+    weights = np.full(size, 1.0 / size) if prior is None else np.asarray(prior)
+    if logs is None:
         return weights / weights.sum()
-    log = np.log(weights) + _log_likelihoods(mine, family)
+    log = np.log(weights) + logs
     log -= log.max()
     belief = np.exp(log)
     return belief / belief.sum()
@@ -114,32 +134,31 @@ def searcher_chance(history: Sequence[Mapping[str, Any]], seat: int) -> float:
     1)! for t takes and p passes), which explains a searcher's moves better than any
     threshold does; SEARCHER_PRIOR before any evidence."""
     mine = _decisions(history, seat)
-    if not mine:
-        return SEARCHER_PRIOR
-    logs = _log_likelihoods(mine, FAMILY)
+    return _searcher(_log_likelihoods(mine, FAMILY), mine) if mine else SEARCHER_PRIOR
+
+
+def _searcher(logs: np.ndarray, decisions: Sequence[Mapping[str, Any]]) -> float:
     top = float(logs.max())
     family = top + float(np.log(np.exp(logs - top).mean()))
-    takes = sum(d["move"] == Move.NEHMEN for d in mine)
-    passes = len(mine) - takes
-    constant = lgamma(takes + 1) + lgamma(passes + 1) - lgamma(len(mine) + 2)
+    takes = sum(d["move"] == Move.NEHMEN for d in decisions)
+    passes = len(decisions) - takes
+    constant = lgamma(takes + 1) + lgamma(passes + 1) - lgamma(len(decisions) + 2)
     odds = family - constant + np.log1p(-SEARCHER_PRIOR) - np.log(SEARCHER_PRIOR)
     return float(1.0 / (1.0 + np.exp(min(odds, 700.0))))
 
 
 def take_now(
-    view: Mapping[str, Any], seat: int, pot: int, groschen: int, belief: np.ndarray
-) -> float:
-    """The chance that `seat`, played by its `belief` over the family, takes the open lot
-    of the view at `pot` with `groschen` of its own left."""
+    view: Mapping[str, Any], seat: int, moves: Sequence[tuple[int, int]], belief: np.ndarray
+) -> np.ndarray:
+    """For each of the seat's `moves` (pot, its groschen) at the view's open lot, the chance
+    that it takes the lot, played by its `belief` over the family."""
     lot = int(view["lot"])
-    decision = {
-        "cost": lot_cost(view["lots"][seat], lot),
-        "lot": lot,
-        "drum": int(view["drum"]),
-        "pot": pot,
-        "groschen": groschen,
-    }
-    return float(belief @ take_chance(FAMILY, [decision])[:, 0])
+    cost, drum = lot_cost(view["lots"][seat], lot), int(view["drum"])
+    decisions = [
+        {"cost": cost, "lot": lot, "drum": drum, "pot": pot, "groschen": groschen}
+        for pot, groschen in moves
+    ]
+    return np.asarray(belief @ take_chance(FAMILY, decisions))
 
 
 def beliefs(view: Mapping[str, Any]) -> dict[int, np.ndarray]:
@@ -149,14 +168,41 @@ def beliefs(view: Mapping[str, Any]) -> dict[int, np.ndarray]:
     return {s: posterior(history, s) for s in range(int(view["players"])) if s != me}
 
 
+@dataclass(frozen=True)
+class Opponents:
+    """What Stark believes of each opponent at one decision: its posterior over the family
+    and the chance that it searches."""
+
+    beliefs: dict[int, np.ndarray]
+    searchers: dict[int, float]
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> Opponents:
+        """Both from the view's history, each seat's decisions weighed once."""
+        history = view.get("history") or []
+        me = int(view["seat"])
+        posteriors, searchers = {}, {}
+        for seat in (s for s in range(int(view["players"])) if s != me):
+            mine = _decisions(history, seat)
+            logs = _log_likelihoods(mine, FAMILY) if mine else None
+            posteriors[seat] = _posterior(logs, len(FAMILY))
+            searchers[seat] = SEARCHER_PRIOR if logs is None else _searcher(logs, mine)
+        return cls(posteriors, searchers)
+
+
 def rollout_choices(
-    view: Mapping[str, Any], rng: np.random.Generator, rows: int, own: int
+    view: Mapping[str, Any],
+    rng: np.random.Generator,
+    rows: int,
+    own: int,
+    posteriors: Mapping[int, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """(rows, n) policy indices: each opponent's drawn from its belief; `own` for the seat
-    to move (an index into the family extended by the mover's own policy)."""
+    """(rows, n) policy indices: each opponent's drawn from its belief (`posteriors`, else
+    rebuilt from the view); `own` for the seat to move (an index into the family extended by
+    the mover's own policy)."""
     n = int(view["players"])
     choices = np.full((rows, n), own, dtype=np.int64)
-    for seat, belief in beliefs(view).items():
+    for seat, belief in (beliefs(view) if posteriors is None else posteriors).items():
         choices[:, seat] = rng.choice(len(belief), size=rows, p=belief)
     return choices
 

@@ -51,9 +51,11 @@ STARK_CIRCUITS = 2
 """How far Stark follows the open lot move by move: twice round the table (at most
 STARK_MOVES moves), each mover taking it or passing it on; the rollout policies after."""
 STARK_MOVES = 8
-STARK_FIRST_DRUMS = 200
-"""Stark's first look: drums per move that may take the lot; more only when it is close."""
-STARK_DRUMS = 600
+STARK_DRUMS: dict[int, tuple[int, int]] = {3: (200, 600), 4: (150, 450)}
+"""Per table size, Stark's drums: a first look, and all it plays when that is close;
+BIG_TABLE_DRUMS at 5 to 7 players. A bigger table follows more moves and each drum costs
+more, so fewer drums keep a decision in the time a Zero 2 W has."""
+BIG_TABLE_DRUMS = (120, 360)
 STARK_PLAYOUTS = 2000
 """Rat's drums (every move that may take the lot played out on each of them)."""
 CLEAR_GAP_SE = 3.0
@@ -128,12 +130,13 @@ def _numpy(rng: random.Random) -> np.random.Generator:
 
 
 def _stark(view: dict[str, Any], rng: np.random.Generator) -> Move:
-    """A first look on STARK_FIRST_DRUMS drums; STARK_DRUMS only when the options are close."""
-    played = _Circulation.play(view, rng, STARK_FIRST_DRUMS)
+    """A first look on a few drums; more (:data:`STARK_DRUMS`) only when the options are close."""
+    first, total = STARK_DRUMS.get(int(view["players"]), BIG_TABLE_DRUMS)
+    played = _Circulation.play(view, rng, first)
     gain = played.win_gain()
     if abs(gain.mean()) > CLEAR_GAP_SE * gain.std(ddof=1) / np.sqrt(len(gain)) + 1e-9:
         return Move.NEHMEN if gain.mean() > 0 else Move.NEIN_DANKE
-    played = played.joined(_Circulation.play(view, rng, STARK_DRUMS - STARK_FIRST_DRUMS))
+    played = played.joined(_Circulation.play(view, rng, total - first, 0, played.opponents))
     return _better(float(played.win_gain().mean()), float(played.points_gain().mean()))
 
 
@@ -190,24 +193,32 @@ class _Circulation:
 
     view: dict[str, Any]
     stages: list[Stage]
+    opponents: belief.Opponents
     points: np.ndarray
     """(parts, drums, n) round points."""
 
     @classmethod
     def play(
-        cls, view: dict[str, Any], rng: np.random.Generator, count: int, moves: int = 0
+        cls,
+        view: dict[str, Any],
+        rng: np.random.Generator,
+        count: int,
+        moves: int = 0,
+        opponents: belief.Opponents | None = None,
     ) -> _Circulation:
         """Every part played out on the same `count` drums, noise and opponents, in one
         simulation; the lot followed for `moves` moves (:func:`stark_moves` if 0; with 1,
         "Nein danke" is the rollout policies' alone, as Stark played before issue 22's
-        session 15)."""
-        seat, lot, _, _, _ = _mover(view)
+        session 15; `opponents`: Stark's beliefs, rebuilt from the view if None)."""
+        _, lot, _, _, _ = _mover(view)
+        opponents = opponents or belief.Opponents.of(view)
         n, drum = int(view["players"]), int(view["drum"])
         unseen = np.array(view["unseen"], dtype=np.int64)
         order = np.argsort(rng.random((count, len(unseen))), axis=1)[:, :drum]
         draws = unseen[order]
         noise = rng.uniform(-1.0, 1.0, (count, drum + 1, n))
-        choices = belief.rollout_choices(view, rng, count, own=len(belief.FAMILY))
+        own = len(belief.FAMILY)
+        choices = belief.rollout_choices(view, rng, count, own, opponents.beliefs)
         policies = stack_policies(choices, (*belief.FAMILY, STARK_SELF))
         holdings = np.broadcast_to(bitmasks(view["lots"]), (count, n))
         stages = _stages(view, moves or stark_moves(n))
@@ -232,12 +243,12 @@ class _Circulation:
                 np.concatenate([noise[:, 1:]] * times),
                 drum - 1,
             )
-        return cls(view, stages, both.points.reshape(len(parts), count, n))
+        return cls(view, stages, opponents, both.points.reshape(len(parts), count, n))
 
     def joined(self, more: _Circulation) -> _Circulation:
         """These drums and `more`'s together."""
         points = np.concatenate([self.points, more.points], axis=1)
-        return _Circulation(self.view, self.stages, points)
+        return _Circulation(self.view, self.stages, self.opponents, points)
 
     @cached_property
     def shares(self) -> np.ndarray:
@@ -257,7 +268,8 @@ class _Circulation:
     def nein_danke(self) -> Rows:
         """Per drum, "Nein danke"'s (points, round win shares, match win shares): the
         parts weighed by :func:`_passing`."""
-        return self.option(_passing(self.view, self.stages, self.shares.mean(axis=1)))
+        shares = self.shares.mean(axis=1)
+        return self.option(_passing(self.view, self.stages, shares, self.opponents))
 
     def win_gain(self) -> np.ndarray:
         """Per drum, what Nehmen gains over "Nein danke" in match win share."""
@@ -270,16 +282,20 @@ class _Circulation:
         return self.nein_danke[0][:, seat] - self.points[0, :, seat]
 
 
-def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> np.ndarray:
+def _passing(
+    view: dict[str, Any], stages: list[Stage], shares: np.ndarray, opponents: belief.Opponents
+) -> np.ndarray:
     """How "Nein danke" weighs the parts of a circulation, by backward induction from the
     last: each later mover takes the lot where taking wins it more of the match than what
     follows its pass — Stark's own seat always so; an opponent so by the chance that it
-    searches (belief.searcher_chance), else by the chance its threshold takes it at that pot
-    (its belief over the family). `shares` (parts, n): each part's mean match win shares."""
+    searches, else by the chance its threshold takes it at that pot (`opponents`).
+    `shares` (parts, n): each part's mean match win shares."""
     seat = int(view["seat"])
-    history = view.get("history") or []
-    beliefs = belief.beliefs(view)
-    searchers = {other: belief.searcher_chance(history, other) for other in beliefs}
+    threshold = np.zeros(len(stages))  # each opponent's chance to take by its threshold
+    for other, posterior in opponents.beliefs.items():
+        at = [k for k, (mover, _, _) in enumerate(stages) if mover == other]
+        moves = [(stages[k][1], int(stages[k][2][other])) for k in at]
+        threshold[at] = belief.take_now(view, other, moves, posterior)
     parts = len(shares)
     weights = np.zeros(parts)
     weights[-1] = 1.0
@@ -293,8 +309,8 @@ def _passing(view: dict[str, Any], stages: list[Stage], shares: np.ndarray) -> n
         if mover == seat:
             take = rational
         else:
-            threshold = belief.take_now(view, mover, pot, int(groschen[mover]), beliefs[mover])
-            take = searchers[mover] * rational + (1.0 - searchers[mover]) * threshold
+            searcher = opponents.searchers[mover]
+            take = searcher * rational + (1.0 - searcher) * float(threshold[k])
         weights = take * taking + (1.0 - take) * weights
     return weights
 
