@@ -192,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report(HostError(_("interrupted")), code=130)
     except HostError as exc:
         return report(exc)
+    except BrokenPipeError:  # the reader went away (`… | head`): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as a shell reports a command ended by SIGPIPE
     except OSError as exc:  # a file named on the command line: missing, unwritable, a folder
         why = exc.strerror or str(exc)
         if exc.filename:

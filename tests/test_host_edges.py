@@ -1,11 +1,13 @@
 """The edges of spielleiter-host's command line (issue 26): boards of a game without
 boards, mistyped board names, twins and oversized boards, tournament rows, the mirror's
-scale, and a frames folder used before."""
+scale, a frames folder used before, and a reader that goes away (`… | head`)."""
 
 from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,3 +134,16 @@ def test_a_frames_folder_used_before_holds_only_the_new_frames(tmp_path: Path) -
     assert sorted(p.name for p in folder.iterdir()) == ["frame-000001.png", "frames.tsv",
                                                        "notes.txt"]  # fmt: skip
     assert (folder / "frames.tsv").read_text("utf-8").splitlines() == ["frame-000001.png\t"]
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """`spielleiter-host tournament … --json | head -c 10`: no traceback, the shell's
+    status for a broken pipe (141)."""
+    command = [sys.executable, "-m", "spielleiter_host.cli", "tournament", "speedtombola",
+               "--seats", "normal,leicht,leicht", "--games", "3", "--json"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # before the command prints its one line
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141
+    assert errors == ""
