@@ -138,6 +138,7 @@ def searcher_chance(history: Sequence[Mapping[str, Any]], seat: int) -> float:
 
 
 def _searcher(logs: np.ndarray, decisions: Sequence[Mapping[str, Any]]) -> float:
+    """searcher_chance from the family's log likelihoods `logs` of these decisions."""
     top = float(logs.max())
     family = top + float(np.log(np.exp(logs - top).mean()))
     takes = sum(d["move"] == Move.NEHMEN for d in decisions)
