@@ -255,21 +255,21 @@ class _Circulation:
         """(parts, drums, n) every seat's share of winning the match."""
         return _win_shares(self.points + _match_points(self.view))
 
-    def option(self, weights: np.ndarray) -> Rows:
-        """Per drum, the parts weighed by `weights`: (points, round win shares, match win
-        shares), each (drums, n)."""
-        points, rounds, match = (
-            np.tensordot(weights, a, 1)
-            for a in (self.points, _win_shares(self.points), self.shares)
-        )
-        return points, rounds, match
+    @property
+    def nehmen(self) -> Rows:
+        """Per drum, Nehmen's (points, round win shares, match win shares): the first part."""
+        return self.points[0], _win_shares(self.points[0]), self.shares[0]
 
     @cached_property
     def nein_danke(self) -> Rows:
         """Per drum, "Nein danke"'s (points, round win shares, match win shares): the
         parts weighed by :func:`_passing`."""
-        shares = self.shares.mean(axis=1)
-        return self.option(_passing(self.view, self.stages, shares, self.opponents))
+        weights = _passing(self.view, self.stages, self.shares.mean(axis=1), self.opponents)
+        points, rounds, match = (
+            np.tensordot(weights, a, 1)
+            for a in (self.points, _win_shares(self.points), self.shares)
+        )
+        return points, rounds, match
 
     def win_gain(self) -> np.ndarray:
         """Per drum, what Nehmen gains over "Nein danke" in match win share."""
@@ -350,9 +350,7 @@ def advice(view: dict[str, Any], *, rng: random.Random, playouts: int = STARK_PL
     `rng` is the advice's own generator (the box's `app.rng`), never a record's stream."""
     seat, _, _, groschen, _ = _mover(view)
     played = _Circulation.play(view, _numpy(rng), max(2, playouts))
-    first = np.zeros(len(played.points))
-    first[0] = 1.0
-    nehmen = _estimate(Move.NEHMEN, played.option(first), seat)
+    nehmen = _estimate(Move.NEHMEN, played.nehmen, seat)
     if groschen == 0:
         return Advice(Move.NEHMEN, nehmen, None, played.points.shape[1])
     nein = _estimate(Move.NEIN_DANKE, played.nein_danke, seat)
