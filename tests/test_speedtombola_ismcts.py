@@ -36,6 +36,23 @@ def test_every_iteration_visits_the_root_once() -> None:
     assert len(tree) == 50  # one node added per iteration
 
 
+def test_a_forced_first_move_is_played_and_searched_below_on_its_own() -> None:
+    """The reference search of benchmarks/speedtombola_regret.py: the mover's move forced,
+    each forced move's tree apart from the other's and from the free search's."""
+    tree: dict = {}
+    view = opening(20, 4, [10, 10, 11])
+    rng = random.Random(2)
+    for first in (True, False):
+        for _ in range(30):
+            opponents._iteration(view, rng, tree, first=first)
+    assert () not in tree and len(tree) == 60, "one node a descent, none at the root"
+    took = [key for key in tree if key[0] == 3]
+    passed = [key for key in tree if key[0] == 2]
+    assert len(took) == len(passed) == 30
+    assert all(key[1] == 1 for key in took), "the mover took: the next lot is drawn"
+    assert all(key[1] == 0 for key in passed), "the mover passed: the next seat decides"
+
+
 def test_the_searcher_plays_a_whole_round_legally_and_the_same_for_the_same_seed() -> None:
     def game(seed: int) -> list[int]:
         state = SpeedtombolaGame({"players": 3}).new_initial_state()

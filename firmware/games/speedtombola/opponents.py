@@ -86,9 +86,12 @@ def ismcts(view: Mapping[str, Any], rng: random.Random, iterations: int = ISMCTS
     return Move.NEHMEN if root[0] > root[2] else Move.NEIN_DANKE
 
 
-def _iteration(view: Mapping[str, Any], rng: random.Random, tree: dict) -> list[int]:
+def _iteration(
+    view: Mapping[str, Any], rng: random.Random, tree: dict, first: bool | None = None
+) -> list[int]:
     """One determinised descent, expansion, playout and back-up; every seat's points
-    (the match's finished rounds counted)."""
+    (the match's finished rounds counted). With `first` the seat to move takes (True) or
+    passes, and the tree below that move is kept apart (for a reference search)."""
     from spielleiter.games.speedtombola.bots import NORMAL
 
     n = int(view["players"])
@@ -98,12 +101,14 @@ def _iteration(view: Mapping[str, Any], rng: random.Random, tree: dict) -> list[
     lots = [set(x) for x in view["lots"]]
     groschen = [int(g) for g in view["groschen"]]
     seat, lot, pot = int(view["seat"]), int(view["lot"]), int(view["pot"])
-    key: tuple[int, ...] = ()
+    key: tuple[int, ...] = () if first is None else (2 + int(first),)
     path: list[tuple[list[float], int, int]] = []
     growing = True
     while True:
         if groschen[seat] == 0:
             take = True
+        elif first is not None:
+            take, first = first, None
         elif growing:
             node = tree.get(key)
             if node is None:
