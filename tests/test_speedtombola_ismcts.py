@@ -51,6 +51,9 @@ def test_a_forced_first_move_is_played_and_searched_below_on_its_own() -> None:
     assert len(took) == len(passed) == 30
     assert all(key[1] == 1 for key in took), "the mover took: the next lot is drawn"
     assert all(key[1] == 0 for key in passed), "the mover passed: the next seat decides"
+    broke: dict = {}
+    opponents._iteration(opening(20, 4, [10, 10, 0]), rng, broke, first=False)
+    assert list(broke) and all(key[:2] == (2, 1) for key in broke), "no groschen: it takes"
 
 
 def test_the_searcher_plays_a_whole_round_legally_and_the_same_for_the_same_seed() -> None:

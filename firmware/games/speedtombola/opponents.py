@@ -105,10 +105,10 @@ def _iteration(
     path: list[tuple[list[float], int, int]] = []
     growing = True
     while True:
-        if groschen[seat] == 0:
+        if first is not None:  # the mover's forced move (it must take without groschen)
+            take, first = first or groschen[seat] == 0, None
+        elif groschen[seat] == 0:
             take = True
-        elif first is not None:
-            take, first = first, None
         elif growing:
             node = tree.get(key)
             if node is None:
