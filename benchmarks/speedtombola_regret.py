@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from spielleiter.games.speedtombola import arena, bots, opponents
-from spielleiter.games.speedtombola.rules import Move, SpeedtombolaGame
+from spielleiter.games.speedtombola.rules import Move
 
 CLEAR = 0.02
 SEED = 101
@@ -37,26 +37,16 @@ SEED = 101
 
 def positions(games: int) -> list[dict[str, Any]]:
     """Stark's unforced decision views in `games` rounds against two IS-MCTS searchers."""
-    views = []
+    views: list[dict[str, Any]] = []
     for g in range(games):
         levels = ["ismcts"] * 3
         levels[g % 3] = "stark"
-        players = [arena.player(level) for level in levels]
-        game = SpeedtombolaGame({"players": 3})
-        orders = arena.deal_orders(SEED, g, game.rounds)
-        state = game.new_initial_state()
-        decision = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                order = orders[state.round_index]
-                state.apply_action(next(lot for lot in order if lot in state.drum))
-                continue
-            seat, decision = state.current_player(), decision + 1
-            view = state.view(seat)
-            if levels[seat] == "stark" and view["groschen"][seat] > 0:
+
+        def keep(seat: int, view: dict[str, Any], stark: int = g % 3) -> None:
+            if seat == stark and view["groschen"][seat] > 0:
                 views.append(view)
-            rng = random.Random(SEED * 7919 + g * 1000 + decision)
-            state.apply_action(players[seat](view, rng=rng))
+
+        arena.match(levels, (SEED, g), g, {}, keep)
     return views
 
 

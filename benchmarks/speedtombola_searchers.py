@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from spielleiter.games.speedtombola import arena, belief
-from spielleiter.games.speedtombola.rules import SpeedtombolaGame
 
 KINDS = ("ismcts", "deep", "stark", "normal", "leicht", "patient", "greedy", "hoarder", "noisy")
 AFTER = (1, 3, 6, 10, 20)
@@ -30,22 +28,9 @@ AFTER = (1, 3, 6, 10, 20)
 
 def seats(level: str, games: int, seed: int = 1) -> list[list[Mapping[str, Any]]]:
     """Each seat's telling decisions in `games` rounds of three `level`s."""
-    play = arena.player(level)
     found = []
     for g in range(games):
-        game = SpeedtombolaGame({"players": 3})
-        orders = arena.deal_orders(seed, g, game.rounds)
-        state = game.new_initial_state()
-        decision = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                order = orders[state.round_index]
-                state.apply_action(next(lot for lot in order if lot in state.drum))
-                continue
-            seat, decision = state.current_player(), decision + 1
-            rng = random.Random(seed * 7919 + g * 1000 + decision)
-            state.apply_action(play(state.view(seat), rng=rng))
-        history = state.view(0)["history"]
+        history = arena.match([level] * 3, (seed, g), g, {}).view(0)["history"]
         found += [belief._decisions(history, s) for s in range(3)]
     return [s for s in found if s]
 

@@ -76,3 +76,21 @@ def test_the_searcher_plays_a_whole_round_legally_and_the_same_for_the_same_seed
 
 def test_the_searcher_is_a_tournament_seat() -> None:
     assert arena.seat("ISMCTS") == "ismcts"
+
+
+def test_a_match_shows_every_decision_to_a_watcher_and_plays_as_the_tournament() -> None:
+    """arena.match (the benchmarks collect positions by its watcher) is play's match."""
+    seen: list[tuple[int, int, int]] = []
+    state = arena.match(
+        ["normal", "greedy", "patient"],
+        (3, 1),
+        4,
+        {},
+        lambda seat, view: seen.append((seat, view["lot"], view["pot"])),
+    )
+    history = state.view(0)["history"]
+    assert seen == [(d["seat"], d["lot"], d["pot"]) for d in history] and len(seen) > 20
+    assert arena.play(["normal", "greedy", "patient"], (3, 1), 4, {}) == (
+        state.places(),
+        [float(p) for p in state.match_points],
+    )

@@ -17,7 +17,12 @@ from spielleiter.games import outside
 from spielleiter.games.base import IllegalActionError
 from spielleiter.games.outside import SeatError
 from spielleiter.games.speedtombola import bots, opponents
-from spielleiter.games.speedtombola.rules import ALL_LOTS, Move, SpeedtombolaGame
+from spielleiter.games.speedtombola.rules import (
+    ALL_LOTS,
+    Move,
+    SpeedtombolaGame,
+    SpeedtombolaState,
+)
 from spielleiter.texts import T
 
 Player = Callable[..., int]
@@ -65,6 +70,22 @@ def play(
     levels: Sequence[str], deal: tuple[int, int], bot_seed: int, params: Mapping[str, Any]
 ) -> tuple[list[int], list[float]]:
     """One match, `levels[s]` playing seat s on the deal's drums: (places, match points)."""
+    state = match(levels, deal, bot_seed, params)
+    return state.places(), [float(p) for p in state.match_points]
+
+
+Watch = Callable[[int, dict[str, Any]], None]
+
+
+def match(
+    levels: Sequence[str],
+    deal: tuple[int, int],
+    bot_seed: int,
+    params: Mapping[str, Any],
+    watch: Watch | None = None,
+) -> SpeedtombolaState:
+    """The match of :func:`play` played to its end; `watch(seat, view)` sees the view of
+    every decision before the seat's move (the benchmarks collect positions by it)."""
     game = SpeedtombolaGame({**params, "players": len(levels)})
     players = [player(level) for level in levels]
     orders = deal_orders(deal[0], deal[1], game.rounds)
@@ -78,9 +99,12 @@ def play(
         s = state.current_player()
         decision += 1
         rng = random.Random(bot_seed * 1_000_003 + decision)
+        view = state.view(s)
+        if watch is not None:
+            watch(s, view)
         try:
-            move = players[s](state.view(s), rng=rng)
+            move = players[s](view, rng=rng)
             state.apply_action(move)
         except (SeatError, IllegalActionError) as exc:
             raise outside.seat_failed(s, levels[s], exc) from None
-    return state.places(), [float(p) for p in state.match_points]
+    return state
