@@ -37,16 +37,20 @@ SEED = 101
 
 def positions(games: int) -> list[dict[str, Any]]:
     """Stark's unforced decision views in `games` rounds against two IS-MCTS searchers."""
-    views: list[dict[str, Any]] = []
-    for g in range(games):
-        levels = ["ismcts"] * 3
-        levels[g % 3] = "stark"
+    return [view for g in range(games) for view in _stark_views(g)]
 
-        def keep(seat: int, view: dict[str, Any], stark: int = g % 3) -> None:
-            if seat == stark and view["groschen"][seat] > 0:
-                views.append(view)
 
-        arena.match(levels, (SEED, g), g, {}, keep)
+def _stark_views(game: int) -> list[dict[str, Any]]:
+    """Stark's unforced decision views in one round, its seat rotated game by game."""
+    levels = ["ismcts"] * 3
+    levels[game % 3] = "stark"
+    views = []
+
+    def keep(seat: int, view: dict[str, Any]) -> None:
+        if levels[seat] == "stark" and view["groschen"][seat] > 0:
+            views.append(view)
+
+    arena.match(levels, (SEED, game), game, {}, keep)
     return views
 
 
@@ -58,9 +62,7 @@ def reference(job: tuple[int, dict[str, Any], int]) -> dict[str, float]:
     for name, first in (("nehmen", True), ("nein_danke", False)):
         total = 0.0
         for _ in range(iterations):
-            points = opponents._iteration(view, rng, tree, first)
-            best = min(points)
-            total += (points[me] == best) / points.count(best)
+            total += opponents.win_shares(opponents._iteration(view, rng, tree, first))[me]
         shares[name] = total / iterations
     return shares
 

@@ -134,13 +134,18 @@ def _iteration(
             key += (0,)
     finished = view.get("match_points") or [0] * n
     points = [round_points(lots[s], groschen[s]) + int(finished[s]) for s in range(n)]
-    best = min(points)
-    winners = points.count(best)
-    share = [1.0 / winners if p == best else 0.0 for p in points]
+    share = win_shares(points)
     for node, at, mover in path:
         node[at] += 1.0
         node[at + 1] += share[mover]
     return points
+
+
+def win_shares(points: list[int]) -> list[float]:
+    """Each seat's share of first place (the fewest points; a tie splits it)."""
+    best = min(points)
+    winners = points.count(best)
+    return [1.0 / winners if p == best else 0.0 for p in points]
 
 
 def _select(node: list[float], rng: random.Random) -> bool:
