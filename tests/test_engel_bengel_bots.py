@@ -391,3 +391,16 @@ def test_an_arena_game_is_the_same_for_the_same_deal_and_seed() -> None:
     assert first == again
     places, chips = first
     assert sorted(places)[0] == 1 and len(chips) == 3
+
+
+def test_an_arena_match_is_the_game_that_play_scores() -> None:
+    """`arena.match` plays the game `play` scores and keeps every Durchgang's result."""
+    state = arena.match(["normal", "leicht", "leicht"], (1, 2), 7, {"start": "erster"})
+    assert state.is_terminal()
+    assert arena.play(["normal", "leicht", "leicht"], (1, 2), 7, {"start": "erster"}) == (
+        state.places(),
+        [float(c) for c in state.chips],
+    )
+    assert [r.number for r in state.results] == list(range(1, len(state.results) + 1))
+    assert list(state.results[-1].chips) == state.chips
+    assert arena.match(["leicht"] * 3, (1, 2), 7, {}).results != state.results

@@ -21,7 +21,7 @@ from spielleiter.games import outside
 from spielleiter.games.base import sample_chance
 from spielleiter.games.engel_bengel import bots, opponents
 from spielleiter.games.engel_bengel.info import LIMIT
-from spielleiter.games.engel_bengel.rules import EngelBengelGame
+from spielleiter.games.engel_bengel.rules import EngelBengelGame, EngelBengelState
 
 Player = Callable[..., int]
 
@@ -40,6 +40,14 @@ def play(
     levels: Sequence[str], deal: tuple[int, int], bot_seed: int, params: Mapping[str, Any]
 ) -> tuple[list[int], list[float]]:
     """One game, `levels[s]` playing seat s on the deal's chance: (places, final chips)."""
+    state = match(levels, deal, bot_seed, params)
+    return state.places(), [float(c) for c in state.chips]
+
+
+def match(
+    levels: Sequence[str], deal: tuple[int, int], bot_seed: int, params: Mapping[str, Any]
+) -> EngelBengelState:
+    """The game of :func:`play` played to its end (its `results` tell each Durchgang)."""
     known = EngelBengelGame.default_params()
     rules = {k: v for k, v in params.items() if k in known}  # "wuerfel" is the table's
     game = EngelBengelGame({"limit": LIMIT, **rules, "players": len(levels)})
@@ -62,4 +70,4 @@ def play(
             state.apply_action(players[seat](state.view(seat), rng=rng))
         except outside.SeatError as exc:
             raise outside.seat_failed(seat, levels[seat], exc) from None
-    return state.places(), [float(c) for c in state.chips]
+    return state
