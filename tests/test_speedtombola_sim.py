@@ -96,6 +96,18 @@ def test_lot_points_of_bitmasks_count_the_lowest_lot_of_each_garnitur():
     assert lot_points(holdings.reshape(5, 1)[::-1].T).tolist() == [[37, 0, 13, 28, 41]]
 
 
+def test_lot_points_count_every_garnitur_start_a_bitmask_can_hold():
+    """Its table of 16-bit words (built by doubling) against the sum, lot by lot."""
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(0, 19, size=300)
+    starts = [set(rng.choice(36, size=size, replace=False).tolist()) for size in sizes]
+    starts += [set(), set(range(36)), {0}, {15}, {16}, {31}, {32}, {35}]
+    # a start with no lot just below it (x - 1 not held) is a Garnitur's lowest lot
+    holdings = [sorted(held) for held in starts]
+    expected = [sum(x for x in held if x - 1 not in held) for held in starts]
+    assert lot_points(bitmasks(holdings)).tolist() == expected
+
+
 def test_the_policy_takes_without_a_groschen_and_leans_on_its_reserve():
     policy = Policy(cost=1.0, reserve=3, slope=2)
     assert policy.accepts(cost=30, lot=30, drum=5, u=0.0, pot=0, groschen=0)

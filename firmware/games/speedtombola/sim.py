@@ -115,14 +115,16 @@ def bitmasks(lots: Sequence[Sequence[int]]) -> np.ndarray:
 
 def _word_points() -> np.ndarray:
     """(3, 65536) int16: for each 16-bit word of a bitmask of Garnitur starts (word w
-    holds bits 16w..16w+15), the sum of the lots its set bits stand for."""
-    values = np.arange(1 << 16, dtype=np.int64)
-    table = np.zeros((3, 1 << 16), dtype=np.int64)
+    holds bits 16w..16w+15), the sum of the lots its set bits stand for: the sum of its
+    bits' places plus 16w for each set bit, both built by doubling (word with bit b on =
+    the same word without it, plus b)."""
+    places = np.zeros(1 << 16, dtype=np.int16)
+    bits = np.zeros(1 << 16, dtype=np.int16)
     for bit in range(16):
-        on = (values >> bit) & 1
-        for word in range(3):
-            table[word] += on * (16 * word + bit)
-    return table.astype(np.int16)
+        size = 1 << bit
+        places[size : 2 * size] = places[:size] + bit
+        bits[size : 2 * size] = bits[:size] + 1
+    return np.stack([places + 16 * word * bits for word in range(3)])
 
 
 _WORD_POINTS = _word_points()
