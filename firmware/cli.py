@@ -305,6 +305,10 @@ def _run_box(
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     watchdog.ready()
+    if script is None and settings["bot.preload"]:  # a key script runs as it always did
+        from . import preload
+
+        preload.start()
     try:
         if script is not None:
             box.run_script(script)

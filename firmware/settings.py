@@ -139,6 +139,9 @@ SETTINGS: dict[str, Setting] = {
     "speech.speed": Setting(160, _int_range(80, 400), T("speech speed in words per minute")),
     "bot.playouts": Setting(2000, _int_range(100, 20000), T("playouts per option for Stark/Rat")),
     "bot.show_ms": Setting(800, _int_range(0, 5000), T("how long a computer's move stays shown")),
+    "bot.preload": Setting(
+        True, _bool, T("load the computers' numpy in the background after start-up")
+    ),
     "undo.ms": Setting(
         1500, _int_range(0, 5000), T("how long a human's move can be taken back (Zurück); 0: never")
     ),

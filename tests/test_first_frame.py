@@ -101,10 +101,16 @@ class _Recorder:
         pass
 
 
+@pytest.mark.parametrize("preload", [True, False])
 def test_the_real_box_shows_its_first_frame_before_the_buttons_spinner_and_link(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preload: bool
 ) -> None:
-    """On the Pi, the menu is on the panel before gpiozero, the spinner and pyserial load."""
+    """On the Pi, the menu is on the panel before gpiozero, the spinner and pyserial load;
+    numpy's preload (setting bot.preload) starts after it too."""
+    if not preload:
+        store = Store.open(tmp_path / "data")
+        store.set_settings({"bot.preload": False})
+        store.close()
     frames: list[Any] = []
     opened: dict[str, int] = {}
     real_show = FrameSink.show
@@ -135,6 +141,10 @@ def test_the_real_box_shows_its_first_frame_before_the_buttons_spinner_and_link(
     monkeypatch.setattr(cli, "_buzzer", lambda *args: None)
     monkeypatch.setattr(cli, "_start_link", link)
     monkeypatch.setattr("spielleiter.spinner_service.open_service", spinner)
+    def preloading() -> None:
+        opened["preload"] = len(frames)
+
+    monkeypatch.setattr("spielleiter.preload.start", preloading)
     monkeypatch.setattr(Box, "run", lambda self: None)
     saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -142,4 +152,4 @@ def test_the_real_box_shows_its_first_frame_before_the_buttons_spinner_and_link(
     finally:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
-    assert opened == {"buttons": 1, "spinner": 1, "link": 1}
+    assert opened == {"buttons": 1, "spinner": 1, "link": 1} | ({"preload": 1} if preload else {})
