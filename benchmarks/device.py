@@ -10,6 +10,7 @@ Run: .venv/bin/python benchmarks/device.py
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import statistics
@@ -80,6 +81,43 @@ def idle_memory(folder: Path, preload: bool = True) -> tuple[float, bool]:
         stop(proc)
 
 
+KEYS_WHILE_PRELOADING = """
+import json, random, sys, tempfile, time
+from pathlib import Path
+from spielleiter import preload
+from spielleiter.app import Box, VirtualClock
+from spielleiter.hal.display import FrameSink
+from spielleiter.hal.keys import KeyEvent
+from spielleiter.store import Store
+from spielleiter.ui.menus import main_menu
+with tempfile.TemporaryDirectory() as folder:
+    store = Store.open(Path(folder))
+    box = Box(store, FrameSink([]), VirtualClock(), random.Random(1))
+    box.push(main_menu(box))
+    box.settle()
+    thread = preload.start() if sys.argv[1] == "1" else None
+    started, times = time.perf_counter(), []
+    while time.perf_counter() - started < 0.4 or (thread is not None and thread.is_alive()):
+        pressed = time.perf_counter()
+        box.post(KeyEvent.parse("K2"))
+        box.step()
+        times.append((time.perf_counter() - pressed) * 1000)
+        time.sleep(0.005)
+    box.close()
+    store.close()
+print(json.dumps(times))
+"""
+"""A key every 5 ms on the main menu, each handled and drawn (`step`), while numpy loads
+on the preload's thread (argv 1) or with nothing beside it (0); milliseconds."""
+
+
+def keys_while_preloading(preload: bool) -> list[float]:
+    argv = [sys.executable, "-c", KEYS_WHILE_PRELOADING, str(int(preload))]
+    done = subprocess.run(argv, check=True, capture_output=True, text=True)
+    times: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return times
+
+
 def render_ms(box: Box) -> list[float]:
     times = []
     for _ in range(RENDERS):
@@ -121,6 +159,13 @@ def main() -> None:
             )
             box.close()
         rendered["main menu"].store.close()
+        for preload in (False, True):
+            times = keys_while_preloading(preload)
+            beside = "while numpy preloads" if preload else "with nothing beside"
+            print(
+                f"a key handled and drawn on the main menu {beside}: median "
+                f"{statistics.median(times):.3f} ms, max {max(times):.3f} ms over {len(times)} keys"
+            )
         for preload in (True, False):
             rss, numpy = idle_memory(root / f"idle-{preload}", preload)
             print(
