@@ -36,13 +36,17 @@ def test_numpy_loads_on_its_own_thread_beside_the_boxs_own_imports() -> None:
 
 
 def test_a_module_that_fails_to_load_is_logged_and_the_rest_still_load(
-    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    sys.modules.pop("colorsys", None)
+    (tmp_path / "preload_broken.py").write_text("raise OSError('libopenblas.so.0: cannot open')\n")
+    (tmp_path / "preload_probe.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
     with caplog.at_level(logging.WARNING, logger="spielleiter"):
-        preload.load(["spielleiter_no_such_module", "colorsys"])
-    assert "colorsys" in sys.modules
+        preload.load(["spielleiter_no_such_module", "preload_broken", "preload_probe"])
+    assert sys.modules.pop("preload_probe").LOADED
+    assert "preload_broken" not in sys.modules  # the game's own import tries again
     assert "preload: spielleiter_no_such_module not loaded: ModuleNotFoundError" in caplog.text
+    assert "preload: preload_broken not loaded: OSError: libopenblas.so.0" in caplog.text
 
 
 def test_a_key_script_does_not_preload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
