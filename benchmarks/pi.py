@@ -254,7 +254,7 @@ with tempfile.TemporaryDirectory() as folder:
     box.settle()
     store.daily_backup()  # the day's backup is made (the day's first game copies the data)
     if preloaded:
-        import numpy  # what the box's preload (setting bot.preload) has done by then
+        import numpy.random  # what the box's preload (setting bot.preload) has done by then
     names = [f"{level.capitalize()} {i + 1}" for i in range(computers)]
     seats = [Seat("Anna")] + [Seat(name, "computer", level) for name in names]
     start = time.process_time()

@@ -7,7 +7,8 @@ first move. The box therefore imports it on a thread of its own right after the 
 frame, while the players are still in the menus (setting `bot.preload`, on by default;
 docs/development.md, "Estimated for the Pi").
 
-Only numpy is loaded here: a library that never imports the box's own modules, so the
+Only numpy is loaded here (with `numpy.random`, which numpy 2 loads only when first
+used, numpy 1.24 at once): a library that never imports the box's own modules, so the
 thread cannot meet the box's own imports in a circle (Python's per-module import locks
 let a second thread that wants numpy wait until it is whole). A failure is only logged:
 the game that needs the module imports it again and says what is wrong there.
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 
 log = logging.getLogger("spielleiter")
 
-MODULES = ("numpy",)
+MODULES = ("numpy", "numpy.random")
 """What the box preloads: libraries only, never a module of the box's own."""
 
 
