@@ -45,6 +45,7 @@ def test_a_valid_batch_is_stored_and_survives_reopening(tmp_path: Path) -> None:
         ("speedtombola.removed", 7),
         ("speedtombola.rounds", True),
         ("bot.playouts", 99),
+        ("bot.preload", "ja"),
         ("no.such.setting", 1),
     ],
 )
