@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 from engel_bengel import decision_views
+from engel_bengel_deep import rolls
 from spielleiter.games.engel_bengel import bots
-from spielleiter.games.engel_bengel.rules import roll_dice, roll_outcomes
 
 Board = tuple[tuple[int, ...], ...]
 
@@ -45,16 +45,6 @@ def boards_with_an_option(views: list[dict[str, Any]]) -> list[tuple[bots._Plan,
     finally:
         bots._Plan.again = again  # type: ignore[method-assign]
     return list(found.values())
-
-
-def rolls(dice: int, drawn: int) -> list[tuple[int, tuple[int, ...]]]:
-    """(weight, roll) of the rolls the plan weighs a Nochmal of `dice` dice by."""
-    if dice > bots.NORMAL_LOOKAHEAD:
-        return [(1, roll) for roll in bots._drawn(dice, drawn)]
-    return [
-        (round(p * 6**dice), tuple(sorted(roll_dice(code, dice))))
-        for code, p in roll_outcomes(dice)
-    ]
 
 
 def two_rolls_deep(plan: bots._Plan, board: Board, dice: int) -> float:
