@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import besenbingo
 import bungee_stark
@@ -276,26 +276,41 @@ loaded (numpy too, unless `preloaded`), the record stored, the computers' tables
 (threads included: a Besenbingo computer's). The day's first game also makes the daily
 backup (mostly the SD card's time, not the CPU's)."""
 
-READY = {
-    "besenbingo 1": ("besenbingo", "stark", 1, False),
-    "besenbingo 8": ("besenbingo", "stark", 8, False),
-    "speedtombola": ("speedtombola", "normal", 2, False),
-    "speedtombola preloaded": ("speedtombola", "normal", 2, True),
-}
-"""The starts measured: (game, the computers' level, how many, numpy preloaded). Speedtombola
-with Normal computers, whose first thought is too small to count beside the start."""
 
-READY_NAMES = {
-    "besenbingo 1": "Besenbingo ready to play, 1 human + 1 Stark",
-    "besenbingo 8": "Besenbingo ready to play, 1 human + 8 Stark",
-    "speedtombola": "Speedtombola ready to play, first of a boot",
-    "speedtombola preloaded": "  the same, numpy preloaded (bot.preload)",
+class Start(NamedTuple):
+    """A start measured: its line, the game, the computers' level and number, whether
+    numpy is preloaded, and the goal (Besenbingo's, from its computers issue)."""
+
+    name: str
+    game: str
+    level: str
+    computers: int
+    preloaded: bool = False
+    goal: float | None = None
+
+
+READY = {
+    "besenbingo 1": Start(
+        "Besenbingo ready to play, 1 human + 1 Stark", "besenbingo", "stark", 1, goal=0.5
+    ),
+    "besenbingo 8": Start(
+        "Besenbingo ready to play, 1 human + 8 Stark", "besenbingo", "stark", 8, goal=0.5
+    ),
+    "speedtombola": Start(
+        "Speedtombola ready to play, first of a boot", "speedtombola", "normal", 2
+    ),
+    "speedtombola preloaded": Start(
+        "  the same, numpy preloaded (bot.preload)", "speedtombola", "normal", 2, preloaded=True
+    ),
 }
+"""The starts measured; Speedtombola with Normal computers, whose first thought is too
+small to count beside the start."""
 
 
 def ready_once(start: str, env: dict[str, str] | None = None) -> float:
-    game, level, computers, preloaded = READY[start]
-    argv = [sys.executable, "-c", GAME_READY, game, level, str(computers), str(int(preloaded))]
+    at = READY[start]
+    argv = [sys.executable, "-c", GAME_READY, at.game, at.level, str(at.computers)]
+    argv.append(str(int(at.preloaded)))
     ready: float = json.loads(child_cpu(argv, env)[1].strip().splitlines()[-1])["ready"]
     return ready
 
@@ -347,7 +362,7 @@ def compare(tree: Path, rounds: int, factor: Factor) -> None:
         "imports": "first frame: imports",
         "rest": "first frame: data, box, menu, first frame",
         "sum": "first frame, emulated box (sum)",
-    } | READY_NAMES
+    } | {start: at.name for start, at in READY.items()}
     for key, name in names.items():
         low, high = factor.pi(new[key])
         print(
@@ -469,9 +484,8 @@ def main() -> None:
         report.line(f"Speedtombola Rat, {players} players: median", statistics.median(rat), 1.0)
         report.line(f"Speedtombola Rat, {players} players: max", max(rat), 1.0)
 
-    for start, name in READY_NAMES.items():  # the goal is Besenbingo's (its computers issue)
-        goal = 0.5 if start.startswith("besenbingo") else None
-        report.line(name, ready(start, max(1, starts // 2)), goal)
+    for start, at in READY.items():
+        report.line(at.name, ready(start, max(1, starts // 2)), at.goal)
     times, prepared = besenbingo_times(games)
     report.line("Besenbingo table preparation per template", prepared)
     for level in ("stark", "normal", "leicht"):
