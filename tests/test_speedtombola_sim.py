@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from spielleiter.games.speedtombola.rules import SpeedtombolaGame, groschen_per_player, lot_cost
 from spielleiter.games.speedtombola.sim import (
+    Batch,
     Policy,
     bitmasks,
     deal,
@@ -88,6 +89,40 @@ def test_each_row_plays_its_own_policies_as_the_engine_would(players):
         lots, groschen = scalar_round(game, gone[row], draws[row], mine, noise[row])
         assert bitmasks(lots).tolist() == batch.holdings[row].tolist()
         assert groschen == batch.groschen[row].tolist()
+
+
+FIELDS = ("holdings", "groschen", "seat", "pot")
+
+
+@pytest.mark.parametrize("chunk", [96, 250, 8192])
+@pytest.mark.parametrize("per_row", [False, True])
+def test_lots_and_noise_shared_by_blocks_of_rows_play_as_their_copies(chunk, per_row):
+    """Rat plays every part on the same drums: lots and noise of 100 rows for 300 rows
+    (three parts, each its own start) give what the copies give, chunk for chunk."""
+    players, family = 5, (*POLICIES, *NOISELESS)
+    rng = np.random.default_rng(chunk + per_row)
+    _, draws = deal(rng, 100, 9)
+    noise = rng.uniform(-1.0, 1.0, (100, draws.shape[1], players))
+    starts = [fresh_batch(100, players, groschen_per_player(players), seat) for seat in (0, 2, 4)]
+    start = Batch(*(np.concatenate([getattr(b, f) for b in starts]) for f in FIELDS))
+    policies = (
+        stack_policies(rng.integers(len(family), size=(300, players)), family)
+        if per_row
+        else POLICIES[:players]
+    )
+    drum = draws.shape[1] - 1
+    shared = simulate(start, draws, policies, noise, drum, chunk=chunk)
+    copied = simulate(start, np.tile(draws, (3, 1)), policies, np.tile(noise, (3, 1, 1)), drum)
+    for field in FIELDS:
+        assert getattr(shared, field).tolist() == getattr(copied, field).tolist()
+    assert shared.holdings[:100].tolist() != shared.holdings[100:200].tolist()  # own starts
+
+
+def test_lots_shared_by_rows_they_do_not_divide_are_refused():
+    _, draws = deal(np.random.default_rng(1), 100, 9)
+    noise = np.zeros((100, draws.shape[1], 3))
+    with pytest.raises(ValueError, match="100 and 100 rows for 250"):
+        simulate(fresh_batch(250, 3, 10, 0), draws, POLICIES[:3], noise, draws.shape[1] - 1)
 
 
 def test_lot_points_of_bitmasks_count_the_lowest_lot_of_each_garnitur():

@@ -236,11 +236,11 @@ class _Circulation:
         both = Batch(*(np.concatenate(field) for field in zip(*map(_fields, parts), strict=True)))
         if drum:
             times = len(parts)
-            both = simulate(
+            both = simulate(  # every part on the same drums and noise, shared uncopied
                 both,
-                np.concatenate([draws] * times),
+                draws,
                 policies.repeated(times),
-                np.concatenate([noise[:, 1:]] * times),
+                noise[:, 1:],
                 drum - 1,
             )
         return cls(view, stages, opponents, both.points.reshape(len(parts), count, n))

@@ -400,7 +400,9 @@ def advance(
 
     lots: (B, L) lots in draw order; noise: (B, L, n) in [-1, 1); drum: lots left in the
     drum once the first of them lies open; policies: one per seat, or RowPolicies giving
-    each row its own. Rows are independent; none is changed in place.
+    each row its own. Rows are independent; none is changed in place. Lots and noise may
+    hold B / k rows instead, shared by each of k blocks of rows (row b takes row b % (B /
+    k) of them), so that parts played on the same drums need no copies of them.
     """
     rows, n = batch.holdings.shape
     steps = lots.shape[1]
@@ -414,8 +416,11 @@ def advance(
     pot = batch.pot.astype(np.int16)
     policy_base = ids * _PER_POLICY
     key, index = np.empty((n, rows), dtype=np.intp), np.empty((n, rows), dtype=visits.index)
+    blocks = rows // len(lots) if len(lots) else 1
     for j in range(steps):
         lot = lots[:, j].astype(np.int64)  # 1 << lot needs 64 bits
+        if blocks > 1:
+            lot = np.tile(lot, blocks)
         state.keys(lot, policy_base, out=key)
         step = j if uses_drum else 0
         if thresholds.whole is not None:
@@ -437,10 +442,17 @@ def _noisy_threshold(
     u: np.ndarray,
     noise_w: np.ndarray | None,
 ) -> np.ndarray:
-    """ceil(base + noise x u + milk) as int16, summed in `Policy.threshold`'s order."""
+    """ceil(base + noise x u + milk) as int16, summed in `Policy.threshold`'s order.
+    u (n, B) or (n, B / k), the same for each of k blocks of rows."""
     assert thresholds.base is not None and noise_w is not None
     raw = thresholds.base[step].take(key)
-    raw += np.multiply(noise_w, u)
+    n, shared = u.shape
+    if shared == raw.shape[1]:
+        raw += np.multiply(noise_w, u)
+    else:  # the same u for each block of rows: added block by block, as one array would
+        weights = noise_w.reshape(n, -1, shared) if noise_w.shape[1] > 1 else noise_w[:, :, None]
+        blocks = raw.reshape(n, -1, shared)
+        blocks += np.multiply(weights, u[:, None, :])
     if thresholds.milk is not None:
         raw += thresholds.milk.take(key)
     np.ceil(raw, out=raw)
@@ -456,13 +468,20 @@ def simulate(
     drum: int,
     chunk: int = DEFAULT_CHUNK,
 ) -> Batch:
-    """`advance` in chunks of rows, so memory stays bounded however many playouts."""
+    """`advance` in chunks of rows, so memory stays bounded however many playouts (lots
+    and noise as `advance` takes them; shared by blocks of rows, a chunk is whole blocks)."""
+    rows, shared = len(batch.seat), len(lots)
+    if shared != rows:
+        if not shared or rows % shared or len(noise) != shared:
+            raise ValueError(f"lots and noise of {len(lots)} and {len(noise)} rows for {rows}")
+        chunk = max(1, chunk // shared) * shared
     parts = []
-    for start in range(0, lots.shape[0], chunk):
+    for start in range(0, rows, chunk):
         part = slice(start, start + chunk)
         sub = Batch(batch.holdings[part], batch.groschen[part], batch.seat[part], batch.pot[part])
         chunk_policies = policies.rows(part) if isinstance(policies, RowPolicies) else policies
-        parts.append(advance(sub, lots[part], chunk_policies, noise[part], drum))
+        chunk_lots, chunk_noise = (lots[part], noise[part]) if shared == rows else (lots, noise)
+        parts.append(advance(sub, chunk_lots, chunk_policies, chunk_noise, drum))
     return Batch(
         np.concatenate([p.holdings for p in parts]),
         np.concatenate([p.groschen for p in parts]),
