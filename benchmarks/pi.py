@@ -37,6 +37,7 @@ import sys
 import tempfile
 import textwrap
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,6 +388,20 @@ def rat_times(views: list[dict], playouts: int) -> list[float]:
     ]
 
 
+def rat_peak_mb(views: list[dict], playouts: int) -> float:
+    """The most memory one Rat held at once, in MB: numpy's arrays and Python's objects as
+    `tracemalloc` traces them (not time: about the same on the Pi)."""
+    peaks = []
+    for i, v in enumerate(views):
+        tracemalloc.start()
+        try:
+            tombola_bots.advice(v, rng=random.Random(i), playouts=playouts)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    return max(peaks) / 2**20
+
+
 def besenbingo_times(games: int) -> tuple[dict[str, list[float]], float]:
     """Decision times of every level in nine-seat Durchgänge, as a fresh box meets them
     (no table built beforehand but what the table's preparation builds, timed too)."""
@@ -483,6 +498,8 @@ def main() -> None:
         rat = rat_times(views, tombola_bots.STARK_PLAYOUTS)
         report.line(f"Speedtombola Rat, {players} players: median", statistics.median(rat), 1.0)
         report.line(f"Speedtombola Rat, {players} players: max", max(rat), 1.0)
+        peak = rat_peak_mb(views[:5], tombola_bots.STARK_PLAYOUTS)
+        report.note(f"Rat's peak memory, {players} players: {peak:.1f} MB (the box has 512 MB)")
 
     for start, at in READY.items():
         report.line(at.name, ready(start, max(1, starts // 2)), at.goal)
