@@ -3,7 +3,7 @@
 process on the same drums, scoring included, at 20,000 rows and at Stark's batch size
 (Normal's policy at every seat), then with Stark's own rollout policies (per row and
 seat from the belief family, noisy); the rule engine's rate; Stark's decision time; the
-simulator's peak extra memory.
+simulator's peak extra memory; a circulation's parts on shared drums against copies.
 Goals: >= 2.5x the baseline at 20,000 rows, >= 2x at Stark's batch, <= 50 ms a Stark
 decision at 4 players, <= 50 MB.
 
@@ -37,6 +37,7 @@ from spielleiter.games.speedtombola.sim import (
 )
 
 PLAYERS = 4
+BATCH_FIELDS = ("holdings", "groschen", "seat", "pot")
 REMOVED = 9
 SIM_PLAYOUTS = 20_000
 SCALAR_PLAYOUTS = 300
@@ -120,6 +121,36 @@ def belief_rates(rows: int, repeats: int) -> tuple[float, float, bool]:
     return rows / best["baseline"], rows / best["today"], same
 
 
+def shared_rates(players: int, drums: int, parts: int, repeats: int) -> tuple[float, float, bool]:
+    """A circulation's parts (Stark's and Rat's `_Circulation.play`) played on the same
+    `drums` drums and noise: each part's copy of them, as before session 19, against the
+    one set shared by every part, alternated in this process. (ms copied, ms shared, same
+    results)."""
+    rng = np.random.default_rng(players * drums)
+    _, draws = deal(rng, drums, REMOVED)
+    noise = rng.uniform(-1.0, 1.0, (drums, draws.shape[1], players))
+    family = (*belief.FAMILY, STARK_SELF)
+    policies = stack_policies(rng.integers(len(family), size=(drums, players)), family)
+    starts = [fresh_batch(drums, players, 11, part % players) for part in range(parts)]
+    start = Batch(*(np.concatenate([getattr(b, f) for b in starts]) for f in BATCH_FIELDS))
+    drum, rows_policies = draws.shape[1] - 1, policies.repeated(parts)
+    times: dict[str, list[float]] = {"copied": [], "shared": []}
+    ends = {}
+    for i in range(repeats):
+        for name in ("copied", "shared") if i % 2 == 0 else ("shared", "copied"):
+            t = time.process_time()
+            if name == "copied":
+                lots, each = np.concatenate([draws] * parts), np.concatenate([noise] * parts)
+                ends[name] = simulate(start, lots, rows_policies, each, drum)
+            else:
+                ends[name] = simulate(start, draws, rows_policies, noise, drum)
+            times[name].append(time.process_time() - t)
+    copied, shared = ends["copied"], ends["shared"]
+    same = all((getattr(copied, f) == getattr(shared, f)).all() for f in BATCH_FIELDS)
+    ms = {name: 1000 * statistics.median(t) for name, t in times.items()}
+    return ms["copied"], ms["shared"], same
+
+
 def scalar_rate() -> float:
     removed, draws, noise = rounds(SCALAR_PLAYOUTS, 2)
     game = SpeedtombolaGame({"players": PLAYERS, "removed": REMOVED})
@@ -186,6 +217,13 @@ def main() -> None:
         print(
             f"Stark's rollouts at {rows:>6,} rows: baseline {old:10,.0f}/s, today {new:10,.0f}/s"
             f"  x{new / old:.2f}  (same results: {'yes' if same else 'NO'})"
+        )
+    for players, drums, parts, repeats in ((4, 150, 5, 100), (7, 200, 9, 60), (7, 2000, 9, 10)):
+        old_ms, new_ms, same = shared_rates(players, drums, parts, repeats)
+        print(
+            f"{parts} parts on {drums:>5,} drums, {players} players: copied {old_ms:6.2f} ms,"
+            f" shared {new_ms:6.2f} ms  x{old_ms / new_ms:.2f}"
+            f"  (same results: {'yes' if same else 'NO'})"
         )
     sim = rates(SIM_PLAYOUTS, 1)[1]
     scalar = scalar_rate()

@@ -416,11 +416,14 @@ def advance(
     pot = batch.pot.astype(np.int16)
     policy_base = ids * _PER_POLICY
     key, index = np.empty((n, rows), dtype=np.intp), np.empty((n, rows), dtype=visits.index)
-    blocks = rows // len(lots) if len(lots) else 1
+    shared = len(lots)
+    blocks = np.empty((rows // shared, shared), dtype=np.int64) if 0 < shared < rows else None
     for j in range(steps):
-        lot = lots[:, j].astype(np.int64)  # 1 << lot needs 64 bits
-        if blocks > 1:
-            lot = np.tile(lot, blocks)
+        if blocks is None:
+            lot = lots[:, j].astype(np.int64)  # 1 << lot needs 64 bits
+        else:  # each block of rows draws the shared lots
+            blocks[:] = lots[:, j]
+            lot = blocks.reshape(-1)
         state.keys(lot, policy_base, out=key)
         step = j if uses_drum else 0
         if thresholds.whole is not None:
