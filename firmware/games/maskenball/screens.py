@@ -45,7 +45,12 @@ from spielleiter.games.maskenball.rules import (
     is_petal,
     petal_of,
 )
-from spielleiter.games.maskenball.spinner_setup import LEAF, draw_dial, sector_short
+from spielleiter.games.maskenball.spinner_setup import (
+    LEAF,
+    draw_dial,
+    sector_name,
+    sector_short,
+)
 from spielleiter.games.maskenball.table import SEAT, MaskenballTable, visit_news
 from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.spinner_service import ELECTRONIC, Ambiguous, Outcome, Sector, SpinnerService
@@ -715,5 +720,6 @@ def maskenball_news_said(text: str, state: Any) -> str:
 
 
 def spin_said(sector: int) -> str:
-    """What the arrow shows: "Blütenblatt Rot", or "Blatt" (a leaf between two petals)."""
-    return f"Blütenblatt {COLOURS[petal_of(sector)]}" if is_petal(sector) else "Blatt"
+    """What the arrow shows, as the panel and the players name it: "Blütenblatt Rot", or
+    "zwischen zwei Blütenblättern" (never "Blatt", which a child hears as a petal)."""
+    return sector_name(sector)
