@@ -25,6 +25,7 @@ from spielleiter.hal.keys import Key, KeyEvent
 from spielleiter.store import Store
 from spielleiter.ui.menus import PauseMenu, launch, main_menu
 from spielleiter.ui.screen import render
+from spielleiter.ui.speech import text_of
 from spielleiter.ui.take_back import TakeBackScreen
 
 # Main menu -> Speedtombola -> 3 Plätze -> new name "A" -> Computer Stark -> Computer Normal
@@ -258,6 +259,23 @@ def test_a_restart_offers_the_unfinished_match_at_its_last_action(tmp_path: Path
     assert_golden(first, "resume_prompt")
     store = Store.open(tmp_path / "data")
     assert store.record(record_id).actions[: len(committed)] == committed
+
+
+def test_a_lot_that_has_gone_round_is_not_announced_as_new(tmp_path: Path) -> None:
+    """After a restart nothing has been said yet: a lot with groschen on it (each Nein
+    danke puts one on it) is named with whose turn it is, never as "Neues Los"."""
+    box = solo_box(tmp_path, [Seat("A"), Seat("Normal 1", "computer", "normal"), Seat("B")])
+    screen = box.top
+    assert isinstance(screen, TableScreen)
+    table = screen.table
+    lot = table.state.lot
+    assert table.state.pot == 0 and f"Neues Los: {lot}." in text_of(screen.spoken())
+    box.dispatch(KeyEvent(Key.K1))  # A: Nein danke
+    box.settle()
+    assert table.state.lot == lot and table.state.pot == 2  # A and Normal 1 passed
+    said = text_of(screen.spoken())
+    pot = table.state.pot
+    assert f"B ist dran: Los {lot}, {pot} Groschen darauf" in said and "Neues Los" not in said
 
 
 def test_info_steps_through_the_guests(tmp_path: Path) -> None:

@@ -283,7 +283,7 @@ class TableScreen(GameScreen):
             if i == last - 1 and table.news.startswith(TIMEOUT_NEWS):
                 said = f"Zeit um: {said}"
             lines.append(news(("zug", i), said))
-        if state.lot is not None:
+        if state.lot is not None and state.pot == 0:  # with groschen on it, it went round
             drawn = ("los", state.round_index, state.drum_count)
             lines.append(news(drawn, f"Neues Los: {state.lot}"))
         if table.human_to_move() and self.awaits_key():
