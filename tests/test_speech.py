@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_box
+from helpers import finished_record, run_box
 from spielleiter import cli
 from spielleiter.app import Box
 from spielleiter.games.base import Seat
+from spielleiter.games.maskenball.rules import SECTORS, is_petal
+from spielleiter.games.maskenball.screens import spin_said
+from spielleiter.games.maskenball.spinner_setup import sector_name
 from spielleiter.games.speedtombola.rules import Move
 from spielleiter.hal.clock import VirtualClock
 from spielleiter.hal.display import FrameSink
@@ -25,7 +28,7 @@ from spielleiter.hal.keys import REPEAT, Key, KeyEvent
 from spielleiter.hal.speaker import engine_command, estimate_s
 from spielleiter.speech import GREETING, TAKEN_BACK, SpeechService, keys_text, open_speaker
 from spielleiter.store import Store
-from spielleiter.ui.menus import launch, main_menu
+from spielleiter.ui.menus import BestenlisteScreen, launch, main_menu
 from spielleiter.ui.speech import count, listing, ordinal, punkte
 from spielleiter.ui.take_back import TAKE_BACK_SAID, TakeBackScreen
 
@@ -297,6 +300,30 @@ def test_a_computers_move_stays_shown_until_its_words_end(tmp_path: Path) -> Non
 
 
 # --- privacy ----------------------------------------------------------------------------
+
+
+def test_the_bestenliste_counts_matches_in_words_and_says_an_empty_page_on_each_view(
+    tmp_path: Path,
+) -> None:
+    box, _ = box_with_speech(tmp_path)
+    finished_record(box.store, "bungee", ["Anna", "Ben"], [1, 2], at=1.7e9, points=[40, 10])
+    box.push(BestenlisteScreen("bungee"))
+    box.settle()
+    assert "Platz 1: Anna, Stärke neu, eine Partie, 1 gewonnen." in said(box)[-1]
+    box.push(BestenlisteScreen("maskenball"))  # no match yet
+    box.settle()
+    assert said(box)[-1].endswith("Seite 1 von 1: noch keine Partie.")
+    press(box, Key.K3)  # to the points: the panel says "Noch keine Partie." again
+    assert said(box)[-1].startswith("Bestenliste Maskenball der Käfer, Punkte")
+    assert said(box)[-1].endswith("noch keine Partie.")
+
+
+def test_the_arrow_between_two_petals_is_never_said_as_a_leaf() -> None:
+    """A child hears "Blatt" as a petal: the words are the panel's, the rule text's."""
+    between = next(s for s in range(SECTORS) if not is_petal(s))
+    assert spin_said(between) == "zwischen zwei Blütenblättern" == sector_name(between)
+    petal = next(s for s in range(SECTORS) if is_petal(s))
+    assert spin_said(petal).startswith("Blütenblatt ")
 
 
 def test_a_hand_is_never_said_where_other_humans_share_the_box(tmp_path: Path) -> None:

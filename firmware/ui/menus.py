@@ -20,7 +20,7 @@ from ..texts import T, Text
 from .canvas import Canvas
 from .fonts import SMALL, TEXT
 from .screen import App, Screen, SoftKey
-from .speech import Line, focus
+from .speech import Line, count, focus
 from .widgets import ALPHABET, Confirm, Item, ListMenu, Message, Speller
 
 log = logging.getLogger("spielleiter")
@@ -406,9 +406,9 @@ class BestenlisteScreen(Screen):
         rows = self.ratings if self.view == "stärke" else self.points
         pages = max(1, -(-len(rows) // self.ROWS))
         page = min(self.page, pages - 1)
-        head = focus(f"Bestenliste {title}, {self.view.title()}, Seite {page + 1} von {pages}")
-        if not rows:
-            return [head, focus("Noch keine Partie.")]
+        head = f"Bestenliste {title}, {self.view.title()}, Seite {page + 1} von {pages}"
+        if not rows:  # one line: said again on the other page, where only the head changes
+            return [focus(f"{head}: noch keine Partie")]
         said = []
         for line in rows[page * self.ROWS : (page + 1) * self.ROWS]:
             if isinstance(line, ratings.Line):
@@ -419,8 +419,9 @@ class BestenlisteScreen(Screen):
                 average = f"{line.average:.1f}".replace(".", ",").replace("-", "minus ")
                 name, value = line.name, f"im Schnitt {average} Punkte"
                 matches, wins = line.matches, line.wins
-            said.append(f"Platz {line.place}: {name}, {value}, {matches} Partien, {wins} gewonnen")
-        return [head, focus(". ".join(said))]
+            played = count(matches, "Partie", "Partien", female=True)
+            said.append(f"Platz {line.place}: {name}, {value}, {played}, {wins} gewonnen")
+        return [focus(head), focus(". ".join(said))]
 
 
 def _strength(rating: ratings.Rating) -> str:

@@ -41,7 +41,7 @@ from spielleiter.ui.game_screen import GameScreen
 from spielleiter.ui.game_screen import StandingsScreen as BaseStandings
 from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
-from spielleiter.ui.speech import Line, describe, focus, listing, news, punkte
+from spielleiter.ui.speech import Line, describe, focus, listing, news, number, punkte
 from spielleiter.ui.tip import TipScreen
 from spielleiter.ui.widgets import Confirm, Item, Message, Pages
 
@@ -454,7 +454,10 @@ class BoardScreen(GameScreen):
                 return f"{short_name(table.name(state.turn), 4)} beginnt {duty}"
             return "Leg einen Würfel!"
         if self.mine() and not self.choice()[0]:
-            return f"Nochmal mit {len(table.state.roll)}?"
+            dice = len(table.state.roll)  # the dice, not a die showing that many pips
+            if room < 2:
+                return f"Nochmal mit {dice}?"
+            return f"Nochmal mit {dice} {'Würfel' if dice == 1 else 'Würfeln'}?"
         return table.news
 
     def summary(self) -> dict[str, Any]:
@@ -511,7 +514,9 @@ class BoardScreen(GameScreen):
         if die:
             lines.append(focus(f"Gewählt: {die} in Reihe {row + 1}"))
         else:
-            lines.append(focus(f"Gewählt: nochmal würfeln, mit {len(state.roll)}"))
+            dice = len(state.roll)
+            with_dice = "einem Würfel" if dice == 1 else f"{number(dice)} Würfeln"
+            lines.append(focus(f"Gewählt: nochmal würfeln mit {with_dice}"))
         return lines
 
 
