@@ -96,6 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     pins, fault = _load_pins()
     try:
         script = parse_script(args.keys.read_text("utf-8")) if args.keys else None
+    except UnicodeDecodeError as exc:
+        print(
+            f"spielleiter: {args.keys}: not UTF-8 text (byte {exc.start}); a key script "
+            "is lines of K1..K4, K1-long..K4-long and wait SECONDS",
+            file=sys.stderr,
+        )
+        return 2
     except (OSError, ValueError) as exc:
         print(f"spielleiter: {exc}", file=sys.stderr)
         return 2

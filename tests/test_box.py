@@ -173,6 +173,15 @@ def test_a_bad_key_script_line_is_a_clear_error(
     assert "line 3" in err and "K5" in err and "K1..K4" in err
 
 
+def test_a_key_script_that_is_not_text_names_the_file(tmp_path: Path, capsys: Any) -> None:
+    script = tmp_path / "keys.txt"
+    script.write_bytes(b"\xff\xfeK\x001\x00\n\x00")  # UTF-16, as some editors save
+    assert cli.main(["--keys", str(script), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err
+    assert f"{script}: not UTF-8 text (byte 0)" in err and "K1..K4" in err
+    assert "Traceback" not in err and not (tmp_path / "data").exists()
+
+
 @pytest.mark.parametrize("line", ["K5", "K1-kurz", "wait", "wait soon", "wait -1", "Enter"])
 def test_script_lines_that_are_not_keys_or_waits_are_refused(line: str) -> None:
     with pytest.raises(ValueError, match="line 2"):
