@@ -32,10 +32,11 @@ CLASSES = ("ttyS", "ttyAMA", "ttyGS", "ttyUSB", "ttyACM")
 _TTY = re.compile(r"/dev/(?:ttyS|ttyAMA|ttyGS|ttyUSB|ttyACM)[0-9]{1,3}")
 _ALIAS = re.compile(r"/dev/serial[01]|/dev/serial/by-id/[A-Za-z0-9._:+@=,-]{1,120}")
 
-WANT = (
+WANT = T(
     "give /dev/ttyGS0, /dev/ttyS*, /dev/ttyAMA*, /dev/ttyUSB*, /dev/ttyACM*, /dev/serial0,"
     " /dev/serial1 or /dev/serial/by-id/..."
 )
+"""The ports the link takes, said in every refusal (a text the laptop translates)."""
 
 ROOT = "/"
 """Where /dev is looked up. Tests point it at a folder with device nodes of their own."""

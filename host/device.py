@@ -43,7 +43,7 @@ from spielleiter.link.protocol import (
 )
 
 from . import answers
-from .i18n import _, box_text
+from .i18n import _, box_text, ngettext
 
 DEFAULT_TIMEOUT_S = 5.0
 RESPONSE_LIMIT = 64 * 1024 * 1024
@@ -173,6 +173,12 @@ def _open_serial(port: str) -> serial.Serial:
         return serial.serial_for_url(
             port, baudrate=BAUDRATE, timeout=0.05, write_timeout=2.0, exclusive=True
         )
+    except (ValueError, KeyError, TypeError) as exc:  # a URL pyserial cannot read
+        raise NoDeviceError(
+            _("cannot open {port}: it is no port and no URL pyserial knows ({why})").format(
+                port=port, why=exc
+            )
+        ) from None
     except serial.SerialException as exc:
         cause = exc.errno if isinstance(exc.errno, int) else None
         text = str(exc)
@@ -407,8 +413,9 @@ def seconds(text: str) -> float:
     return value
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `minimum` (--games, --jobs ...)."""
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum` (--games, --jobs ...), and at
+    most `maximum` where one is given (--limit, --kept)."""
 
     def parse(text: str) -> int:
         try:
@@ -417,6 +424,12 @@ def whole_number(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(
                 _("{text!r} is not a whole number").format(text=text)
             ) from None
+        if maximum is not None and not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                _("from {minimum} to {maximum}, not {value}").format(
+                    minimum=minimum, maximum=maximum, value=value
+                )
+            )
         if value < minimum:
             raise argparse.ArgumentTypeError(
                 _("at least {minimum}, not {value}").format(minimum=minimum, value=value)
@@ -524,8 +537,41 @@ def describe(exc: HostError) -> str:
     if isinstance(exc, RemoteError) and exc.code == PIN_LOCKED:
         return _(
             "{why} (too many wrong PINs; at the box, Einstellungen → Admin-PIN resets)"
-        ).format(why=exc.message)
+        ).format(why=pin_wait(exc) or exc.message)
     return exc.message
+
+
+BACKING_OFF = "PIN calls backing off after {failures} wrong PIN(s): wait {seconds} s"
+LOCKED = "PIN calls locked after {failures} wrong PIN(s): wait {seconds} s"
+"""The box's texts for a PIN call that must wait (firmware/admin.py), which `pin_wait`
+says with the count in the singular or the plural."""
+
+
+def pin_wait(exc: RemoteError) -> str | None:
+    """The box's wait after wrong PINs, the count in the singular or the plural ("after 1
+    wrong PIN"), in the tool's language; None for any other text (a newer box's)."""
+    text = exc.data.get("text") if isinstance(exc.data, dict) else None
+    if not isinstance(text, dict) or not isinstance(text.get("args"), dict):
+        return None
+    args = text["args"]
+    failures, seconds = args.get("failures"), args.get("seconds")
+    if not isinstance(failures, int) or not isinstance(seconds, int | float):
+        return None
+    if text.get("id") == BACKING_OFF:
+        said = ngettext(
+            "PIN calls backing off after {failures} wrong PIN: wait {seconds} s",
+            "PIN calls backing off after {failures} wrong PINs: wait {seconds} s",
+            failures,
+        )
+    elif text.get("id") == LOCKED:
+        said = ngettext(
+            "PIN calls locked after {failures} wrong PIN: wait {seconds} s",
+            "PIN calls locked after {failures} wrong PINs: wait {seconds} s",
+            failures,
+        )
+    else:
+        return None
+    return said.format(failures=failures, seconds=seconds)
 
 
 def add_pin_arg(parser: argparse.ArgumentParser) -> None:
@@ -542,4 +588,10 @@ def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> A
     except RemoteError as exc:
         if exc.code != PIN_REQUIRED or not sys.stdin.isatty():
             raise
-    return box.call(method, pin=getpass.getpass(_("admin PIN: ")), **params)
+        wanted = exc
+    try:
+        pin = getpass.getpass(_("admin PIN: "))
+    except EOFError:  # Ctrl-D: no PIN given, as where there is no terminal to ask at
+        print(file=sys.stderr)  # the prompt's line ends before the message
+        raise wanted from None
+    return box.call(method, pin=pin, **params)

@@ -14,12 +14,15 @@ import datetime
 from pathlib import Path
 from typing import Any
 
+from spielleiter.games import catalog
+
 from .device import (
     Device,
     HostError,
     UsageError,
     add_connection_args,
     call_with_pin,
+    did_you_mean,
     report,
     run_with_device,
 )
@@ -60,6 +63,15 @@ def register(subparsers: Any) -> None:
 
 def leaderboard(args: argparse.Namespace) -> int:
     game = {"game": args.game} if args.game else {}
+    known = catalog.names()
+    if args.game and args.game not in known:  # a mistyped game, as the other commands say
+        return report(
+            UsageError(
+                _("unknown game {game!r}{hint}; known: {games}").format(
+                    game=args.game, hint=did_you_mean(args.game, known), games=", ".join(known)
+                )
+            )
+        )
     if args.plot is not None and args.history is None:
         return report(UsageError(_("--plot draws a --history NAME")))
     if args.plot is not None and args.plot.suffix.lower() not in PLOT_SUFFIXES:
@@ -208,7 +220,9 @@ def _history(args: argparse.Namespace, result: dict[str, Any]) -> int:
             ]
             for i, step in enumerate(s["steps"])
         ]
-        headers = [_("match"), _("finished"), _("record"), _("place"), "mu", "sigma", _("rating")]
+        # TRANSLATORS: a column of record ids, beside "match" (the player's 1st, 2nd ... match)
+        record = _("record")
+        headers = [_("match"), _("finished"), record, _("place"), "mu", "sigma", _("rating")]
         print(table(headers, rows))
     return 0
 
@@ -252,9 +266,13 @@ def plot_history(series: list[tuple[str, dict[str, Any]]], path: Path) -> None:
         axes.grid(True, alpha=0.3)
         figure.autofmt_xdate()
         figure.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
         kind = path.suffix.lower().lstrip(".")
-        figure.savefig(path, format=kind, metadata=_stable(kind))
+        try:  # into a folder that is there, as every other output option writes
+            figure.savefig(path, format=kind, metadata=_stable(kind))
+        except OSError as exc:
+            raise UsageError(
+                _("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc)
+            ) from None
     finally:
         pyplot.close(figure)
 

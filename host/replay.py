@@ -19,10 +19,10 @@ from typing import Any
 
 from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE, Game, State, ranks
-from spielleiter.records import Record, RecordError
+from spielleiter.records import FORMAT_VERSION, Record, RecordError
 
-from .device import InvalidError, UsageError, read_json
-from .i18n import _, pgettext
+from .device import InvalidError, UsageError, did_you_mean, read_json
+from .i18n import _, pgettext, said
 from .output import print_json
 
 SCHEMA_VERSION = 1
@@ -76,10 +76,7 @@ def played(record: Record, where: str, views: bool = False) -> tuple[State, list
     """The state after every action of the record and each action as played (with the
     public view after it where `views`); ActionRefused at the first one the rules refuse,
     naming its index and why."""
-    try:
-        game = record.make_game()
-    except ValueError as exc:  # unknown parameters, too many seats ...
-        raise InvalidError(f"{where}: {exc}") from None
+    game = game_of(record, where)
     state = game.new_initial_state()
     steps = []
     for index, action in enumerate(record.actions):
@@ -110,14 +107,84 @@ def replay_text(record: Record, where: str = "record") -> str:
 def _entry(record: Record, where: str) -> catalog.GameEntry:
     try:
         return catalog.entry(record.game)
-    except catalog.UnknownGame as exc:
-        raise InvalidError(f"{where}: {exc}") from None
+    except catalog.UnknownGame:
+        raise InvalidError(
+            _("{where}: unknown game {game!r}{hint}; known: {known}").format(
+                where=where,
+                game=record.game,
+                hint=did_you_mean(record.game, catalog.names()),
+                known=", ".join(catalog.names()),
+            )
+        ) from None
+
+
+def game_of(record: Record, where: str) -> Game:
+    """The record's game with its parameters; InvalidError naming the record for a game
+    this tool does not know, or parameters its rules refuse (in the tool's language where
+    the rules' refusal is a text)."""
+    entry = _entry(record, where)
+    try:
+        return entry.make(record.params)
+    except ValueError as exc:  # unknown parameters, too many seats ...
+        raise InvalidError(
+            _("{where}: the rules refuse its parameters: {why}").format(where=where, why=said(exc))
+        ) from None
+
+
+def _whole_numbers(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def _problem(data: Any) -> str | None:
+    """What makes `data` no record this tool reads (in the tool's language), else None."""
+    if not isinstance(data, dict):
+        return _("a record is a JSON object")
+    if data.get("format") != FORMAT_VERSION:
+        return _("record format {version!r} is not supported (want {want})").format(
+            version=data.get("format"), want=FORMAT_VERSION
+        )
+    for key in ("game", "seats", "actions"):
+        if key not in data:
+            return _("it has no {key!r}").format(key=key)
+    if not isinstance(data["game"], str):
+        return _("its {key!r} is not a text").format(key="game")
+    if not _whole_numbers(data["actions"]):
+        return _("its {key!r} is not a list of whole numbers").format(key="actions")
+    seats = data["seats"]
+    if not isinstance(seats, list) or not all(isinstance(s, dict) and "name" in s for s in seats):
+        return _("its {key!r} is not a list of seats with a name").format(key="seats")
+    for key in ("params", "meta"):
+        if not isinstance(data.get(key, {}), dict):
+            return _("its {key!r} is not a JSON object").format(key=key)
+    meta = data.get("meta", {})
+    if not _whole_numbers(meta.get("entered", [])):
+        return _("its {key!r} is not a list of whole numbers").format(key="meta.entered")
+    taken = meta.get("taken_back", [])
+    if not isinstance(taken, list) or not all(
+        _whole_numbers(t) and len(t) == 2 and t[0] >= 0 for t in taken
+    ):
+        return _("its {key!r} is not a list of [index, action] pairs").format(key="meta.taken_back")
+    left = meta.get("left", [])
+    if not isinstance(left, list) or not all(isinstance(x, dict) for x in left):
+        return _("its {key!r} is not a list of JSON objects").format(key="meta.left")
+    return None
+
+
+def record_of(data: Any) -> Record:
+    """`data` (a record as JSON) as a Record; RecordError saying in the tool's language
+    what makes it none (the record's own check is the last word)."""
+    problem = _problem(data)
+    if problem is not None:
+        raise RecordError(problem)
+    return Record.from_json(data)
 
 
 def taken_back(record: Record) -> list[dict[str, Any]]:
     """The moves players took back with "Zurück" (kept in the meta; the actions are only
     what stood), each with its index, seat and words."""
-    game = record.make_game()
+    game = game_of(record, "record")
     names = seat_names(record, game)
     result = []
     for index, action in record.meta.get("taken_back") or []:
@@ -285,7 +352,8 @@ def read_record(path: Path) -> Record:
         raise InvalidError(
             _('{path} is not a record: it has no "format" and no "actions"').format(path=path)
         )
-    if isinstance(data, dict) and None in (data.get("actions") or []):
+    actions = data.get("actions") if isinstance(data, dict) else None
+    if isinstance(actions, list) and None in actions:
         raise InvalidError(
             _(
                 "{path} is a match still running on the box: what no seat may know yet is"
@@ -293,7 +361,7 @@ def read_record(path: Path) -> Record:
             ).format(path=path)
         )
     try:
-        return Record.from_json(data)
+        return record_of(data)
     except RecordError as exc:
         raise InvalidError(
             _("{path} is not a record this tool can replay: {why}").format(path=path, why=exc)

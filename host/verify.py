@@ -29,6 +29,7 @@ from .device import (
 )
 from .i18n import _, pgettext, said
 from .output import print_json
+from .replay import game_of, record_of
 
 
 def register(subparsers: Any) -> None:
@@ -57,8 +58,10 @@ def outcome_name(record: Record, index: int, action: int) -> str:
         return str(action)
 
 
-def check(record: Record) -> dict[str, Any]:
-    """The verdict as data (what --json prints); InvalidError/HostError when it fails."""
+def check(record: Record, where: str = "record") -> dict[str, Any]:
+    """The verdict as data (what --json prints); InvalidError/HostError when it fails (a
+    game this tool does not know, or parameters its rules refuse, named with `where`)."""
+    game_of(record, where)
     verdict = draws.verify(record)
     chance = record.meta.get("chance")
     commit = str(chance.get("commitment", "")) if isinstance(chance, dict) else ""
@@ -122,8 +125,8 @@ def _command(args: argparse.Namespace) -> int:
         )
     if args.record is not None:
         try:
-            record = Record.from_json(read_json(args.record))
-            return _say(check(record), args.json, str(args.record))
+            record = record_of(read_json(args.record))
+            return _say(check(record, str(args.record)), args.json, str(args.record))
         except RecordError as exc:
             return report(
                 InvalidError(_("{path} is not a record: {why}").format(path=args.record, why=exc))
@@ -133,18 +136,20 @@ def _command(args: argparse.Namespace) -> int:
 
     def body(box: Device) -> int:
         data = box.call("records.get", id=args.id)["record"]
-        if "withheld" in data or None in (data.get("actions") or []):
+        actions = data.get("actions")
+        if "withheld" in data or (isinstance(actions, list) and None in actions):
             raise HostError(
                 _(
                     "record {id} is a match still running: its chance is revealed when it ends"
                 ).format(id=args.id)
             )
         try:
-            record = Record.from_json(data)
+            record = record_of(data)
         except RecordError as exc:
             raise InvalidError(
                 _("record {id} is not a record: {why}").format(id=args.id, why=exc)
             ) from None
-        return _say(check(record), args.json, _("record {id}").format(id=args.id))
+        where = _("record {id}").format(id=args.id)
+        return _say(check(record, where), args.json, where)
 
     return run_with_device(args, body)

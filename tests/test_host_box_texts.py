@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from spielleiter import admin
 from spielleiter.link.fake import FakeDevice
+from spielleiter.link.protocol import PIN_LOCKED
 from spielleiter.link.server import LinkServer
 from spielleiter.store import Store
 from spielleiter.texts import T
+from spielleiter_host import device as host_device
 from spielleiter_host import i18n
 from spielleiter_host.cli import main
 
@@ -94,10 +96,33 @@ def test_a_wrong_pin_and_its_back_off_come_in_both_languages(
         code, _, err = said([*wrong, "--lang", "de"], server.port_name, capsys)
         assert code == 1 and "spielleiter-host: falsche Admin-PIN\n" == err
         code, _, err = said([*wrong, "--lang", "en"], server.port_name, capsys)
-        assert code == 1 and "PIN calls backing off after 1 wrong PIN(s): wait 1 s" in err
+        assert code == 1 and "PIN calls backing off after 1 wrong PIN: wait 1 s" in err
         code, _, err = said([*wrong, "--lang", "de"], server.port_name, capsys)
-        assert code == 1 and "PIN-Aufrufe warten nach 1 falschen PINs: 1 s warten" in err
+        assert code == 1 and "PIN-Aufrufe warten nach 1 falschen PIN: 1 s warten" in err
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("template", "failures", "german", "english"),
+    [
+        (host_device.BACKING_OFF, 2, "PIN-Aufrufe warten nach 2 falschen PINs: 4 s warten",
+         "PIN calls backing off after 2 wrong PINs: wait 4 s"),
+        (host_device.LOCKED, 10, "PIN-Aufrufe gesperrt nach 10 falschen PINs: 4 s warten",
+         "PIN calls locked after 10 wrong PINs: wait 4 s"),
+        (host_device.LOCKED, 1, "PIN-Aufrufe gesperrt nach 1 falschen PIN: 4 s warten",
+         "PIN calls locked after 1 wrong PIN: wait 4 s"),
+    ],
+)  # fmt: skip
+def test_the_count_of_wrong_pins_is_said_in_the_singular_or_the_plural(
+    template: str, failures: int, german: str, english: str
+) -> None:
+    text = T(template, failures=failures, seconds=4)
+    refused = host_device.RemoteError(PIN_LOCKED, str(text), {"text": text.to_json()})
+    for lang, expected in (("de", german), ("en", english)):
+        i18n.use(lang)
+        assert host_device.describe(refused).startswith(expected + " ("), lang
+    i18n.use(None)
+    assert f'"{template}"' in Path(admin.__file__).read_text("utf-8")  # the box's own
 
 
 def test_a_text_the_catalog_does_not_know_stays_the_box_s_english() -> None:
@@ -331,6 +356,17 @@ def test_a_game_option_s_range_is_refused_in_both_languages(
     assert code == 7 and err == (
         "spielleiter-host: refused: speedtombola.takeover: must be one of leicht, normal, stark\n"
     )
+
+
+def test_a_port_that_is_no_serial_device_is_refused_wholly_in_german(
+    box: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["settings", "set", "serial.port=/dev/null", "--pin", "4711"]
+    code, _out, err = said([*argv, "--lang", "de"], box, capsys)
+    assert code == 7 and "ist kein serielles Gerät (gib /dev/ttyGS0," in err
+    assert err.rstrip().endswith("oder /dev/serial/by-id/... an)") and "give" not in err
+    code, _out, err = said([*argv, "--lang", "en"], box, capsys)
+    assert code == 7 and "is not a serial device (give /dev/ttyGS0," in err
 
 
 def test_the_bestenliste_says_what_its_points_mean_in_both_languages(

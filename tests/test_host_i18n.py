@@ -341,9 +341,19 @@ def test_every_help_text_of_every_command_is_translated(locale) -> None:
             "records: unknown action 'lst' (did you mean list?)",
         ),
         (
-            ["records", "list", "--limit", "x"],
-            "Argument --limit: ungültiger int-Wert: 'x'",
-            "argument --limit: invalid int value: 'x'",
+            ["verify", "--id", "x"],
+            "Argument --id: ungültiger int-Wert: 'x'",
+            "argument --id: invalid int value: 'x'",
+        ),
+        (
+            ["records", "list", "--limit", "0"],
+            "Argument --limit: von 1 bis 1000, nicht 0 (siehe --help)",
+            "argument --limit: from 1 to 1000, not 0 (see --help)",
+        ),
+        (
+            ["--port", "/dev/pts/2", "info"],
+            "--port steht hinter dem Befehl: spielleiter-host info --port ... (siehe --help)",
+            "--port goes after the command: spielleiter-host info --port ... (see --help)",
         ),
         (
             ["info", "--timeout", "0"],
@@ -525,6 +535,30 @@ def test_a_file_that_is_no_record_is_named_in_german(tmp_path: Path, locale, cap
     assert main(["replay", str(path)]) == 7
     err = capsys.readouterr().err
     assert err == f'spielleiter-host: {path} ist keine Partie: es fehlen "format" und "actions"\n'
+
+
+@pytest.mark.parametrize(
+    ("data", "german"),
+    [
+        ([1, 2], "eine Partie ist ein JSON-Objekt"),
+        ({"format": 1, "game": "bungee", "seats": []}, "es fehlt 'actions'"),
+        ({"format": 1, "game": "nogame", "seats": [], "actions": []},
+         "unbekanntes Spiel 'nogame'; bekannt: speedtombola, "),
+        ({"format": 1, "game": "bungee", "seats": [], "actions": [], "params": {"x": 1}},
+         "die Regeln lassen ihre Parameter nicht zu: bungee: "),
+    ],
+)  # fmt: skip
+def test_a_record_the_tool_cannot_read_is_named_in_german(
+    data: object, german: str, tmp_path: Path, locale, capsys
+) -> None:
+    path = tmp_path / "partie.json"
+    path.write_text(json.dumps(data), "utf-8")
+    for command in ("replay", "verify"):
+        assert main([command, str(path)]) == 7
+        err = capsys.readouterr().err
+        assert err.startswith(f"spielleiter-host: {path}") and err.count("\n") == 1
+        said = err.removeprefix(f"spielleiter-host: {path}")
+        assert german in said and "record" not in said and "known:" not in said, err
 
 
 def test_the_bestenliste_and_clearing_it_speak_german(tmp_path: Path, locale, capsys) -> None:

@@ -84,6 +84,29 @@ def test_history_lists_each_match_and_plots_png_and_svg(host: Any, tmp_path: Pat
     assert b"<svg" in (tmp_path / "ben.svg").read_bytes()[:400]
 
 
+def test_a_plot_into_a_missing_folder_is_refused_as_every_output_is(
+    host: Any, tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "nix" / "ben.png"
+    code, out, err = host("leaderboard", "--history", "Ben", "--plot", str(target))
+    assert code == 2 and f"cannot write {target}: " in err and err.count("\n") == 1
+    assert out == "" and not target.parent.exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "titles"),
+    [("de", ["Partie", "beendet", "Partie-Nr.", "Platz"]),
+     ("en", ["match", "finished", "record", "place"])],
+)  # fmt: skip
+def test_the_history_s_columns_have_titles_of_their_own(
+    host: Any, lang: str, titles: list[str]
+) -> None:
+    code, out, _ = host("leaderboard", "--history", "Ben", "bungee", "--lang", lang)
+    header = out.splitlines()[1].split()
+    assert code == 0 and header[:4] == titles and len(set(header)) == len(header)
+
+
 def test_history_of_a_name_without_a_rated_match_says_so(host: Any) -> None:
     code, _, err = host("leaderboard", "--history", "Zoe")
     assert code == 1 and "no rated match of 'Zoe'" in err
@@ -99,3 +122,13 @@ def test_a_tournament_states_each_seats_rating_beside_its_win_share() -> None:
     assert (stark["win_share"] > leicht["win_share"]) == (stark["mu"] > leicht["mu"])
     again = tournament.seat_ratings(["a", "b"], [[1, 2]] * 3)
     assert again[0].mu > ratings.MU > again[1].mu and again[0].matches == 3
+
+
+def test_the_docs_tournament_example_prints_what_docs_host_md_shows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    command = "spielleiter-host tournament bungee --seats stark,normal,normal --games 6 --seed 3"
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "host.md").read_text("utf-8")
+    shown = docs.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    assert main([*command.split()[1:], "--no-progress"]) == 0
+    assert capsys.readouterr().out == shown

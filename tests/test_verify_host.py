@@ -108,3 +108,35 @@ def test_verify_by_id_fetches_the_finished_record_from_the_box(
         )
     assert code == 0 and f"record {table.session.record_id}: bungee" in out, err
     store.close()
+
+
+BAD = {
+    "unknown game": ({"game": "nogame"}, "unknown game 'nogame'"),
+    "game a number": ({"game": 5}, "its 'game' is not a text"),
+    "unknown parameter": ({"params": {"removed": "x"}}, "the rules refuse its parameters"),
+    "params a number": ({"params": -3}, "its 'params' is not a JSON object"),
+    "another game's parameters": (
+        {"game": "bungee", "params": {"players": 3, "removed": 9, "rounds": 1}},
+        "the rules refuse its parameters: bungee: ",
+    ),
+    "actions a text": ({"actions": "x"}, "its 'actions' is not a list of whole numbers"),
+    "entered a text": ({"meta": {"entered": "x"}}, "its 'meta.entered' is not a list"),
+}
+
+
+@pytest.mark.parametrize("change", list(BAD))
+def test_a_record_of_an_unknown_game_or_bad_parameters_is_refused_in_one_line(
+    change: str, finished: dict[str, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """verify and replay refuse it alike: one line, exit 7, and under --json the error."""
+    fields, said = BAD[change]
+    good = json.loads(finished["speedtombola"].read_text())
+    data = {**good, **fields, "meta": {**good["meta"], **fields.get("meta", {})}}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    for command in ("verify", "replay"):
+        code, out, err = run(capsys, command, str(path))
+        assert code == 7 and out == "" and said in err, (command, err)
+        assert err.startswith(f"spielleiter-host: {path}") and err.count("\n") == 1
+        code, out, err = run(capsys, command, str(path), "--json")
+        assert code == 7 and json.loads(out) == {"error": err[18:-1], "exit_code": 7}
