@@ -28,10 +28,14 @@ from .device import (
     call_with_pin,
     report,
     run_with_device,
+    whole_number,
     write_file,
 )
 from .i18n import _
 from .output import saved, show
+
+BACKUPS_KEPT = 3
+"""How many backups the box keeps (its store's BACKUPS_KEPT): `--kept` is 0 to 2."""
 
 PART_BYTES = 32 * 1024
 """Bytes per backup.restore call: base64 makes 43 KiB, under the box's 64 KiB lines."""
@@ -46,9 +50,12 @@ def register(subparsers: Any) -> None:
     )
     get.add_argument(
         "--kept",
-        type=int,
+        type=whole_number(0, BACKUPS_KEPT - 1),
         metavar="N",
-        help=_("one of the backups the box keeps (0 the newest), e.g. when its store is faulty"),
+        help=_(
+            "one of the {count} backups the box keeps (0 the newest, {last} the oldest), e.g."
+            " when its store is faulty"
+        ).format(count=BACKUPS_KEPT, last=BACKUPS_KEPT - 1),
     )
     get.set_defaults(func=backup_get)
     put = sub.add_parser("restore", help=_("replace the box's database with a saved one"))

@@ -150,9 +150,46 @@ def add_lang_arg(parser: argparse.ArgumentParser, default: Any) -> None:
     )
 
 
+def option_before_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """An option of the commands that comes before the command (`--port P info`), after
+    the tool's own options (--lang); None when the command line starts otherwise."""
+    i = 0
+    while i < len(argv):
+        option, equals, _value = argv[i].partition("=")
+        if len(option) >= 4 and "--lang".startswith(option):
+            i += 1 if equals else 2
+            continue
+        break
+    else:
+        return None
+    option = argv[i].partition("=")[0]
+    if not option.startswith("-") or option in parser._option_string_actions:
+        return None
+    of_commands = {o for _words, leaf in leaves(parser) for o in leaf._option_string_actions}
+    return option if option in of_commands else None
+
+
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """The command line as arguments; UsageError (one line) for any mistake in it."""
-    args, unknown = build_parser().parse_known_args(argv)
+    parser = build_parser()
+    option = option_before_command(parser, argv)
+    command = ""
+    if option is not None:
+        words = [word for word in argv if not word.startswith("-")]
+        found = [
+            " ".join(leaf)
+            for leaf, _parser in leaves(parser)
+            if any(words[i : i + len(leaf)] == leaf for i in range(len(words)))
+        ]
+        command = max(found, key=len, default="")
+    if option is not None and command:  # else argparse names what is missing or unknown
+        raise UsageError(
+            _(
+                "{option} goes after the command: spielleiter-host {command} {option} ..."
+                " (see --help)"
+            ).format(option=option, command=command)
+        )
+    args, unknown = parser.parse_known_args(argv)
     if unknown:
         command = getattr(args, "command_prog", PROG).removeprefix(PROG).strip()
         raise UsageError(

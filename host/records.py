@@ -15,9 +15,13 @@ from .device import (
     call_with_pin,
     report,
     run_with_device,
+    whole_number,
 )
 from .i18n import _, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table, write_text
+
+RECORDS_MAX = 1000
+"""The most records `records.list` sends at once (the box's RECORDS_MAX; docs/protocol.md)."""
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +29,11 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="action", metavar=_("ACTION"), required=True)
     lst = sub.add_parser("list", help=_("the newest records first"))
     lst.add_argument(
-        "--limit", type=int, default=100, metavar="N", help=_("at most this many (1 to 1000)")
+        "--limit",
+        type=whole_number(1, RECORDS_MAX),
+        default=100,
+        metavar="N",
+        help=_("at most this many (1 to {most})").format(most=RECORDS_MAX),
     )
     lst.set_defaults(func=records_list)
     get = sub.add_parser("get", help=_("one record as JSON (docs/records.md)"))

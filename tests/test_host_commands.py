@@ -226,6 +226,14 @@ def test_a_missing_port_is_no_device(capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("url", ["foo://bar", "loop://?logging=zzz"])
+def test_a_url_pyserial_cannot_open_is_no_device_in_one_line(url, capsys):
+    assert main(["info", "--port", url, "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out)["exit_code"] == 3
+    assert err.startswith(f"spielleiter-host: cannot open {url}: ") and err.count("\n") == 1
+
+
 def test_a_busy_port_is_named(fake, capsys):
     with LinkServer.on_pty(fake) as server:
         holder = serial.Serial(server.port_name, exclusive=True)
@@ -315,6 +323,20 @@ def test_changing_a_set_pin_without_it_names_the_option(host, store):
     assert code == 1 and "give it with --pin" in err
     assert host("settings", "set", "admin.pin=5678", "--pin", "1234")[0] == 0
     assert verify_pin("5678", store.setting("admin.pin"))
+
+
+def test_ctrl_d_at_the_pin_prompt_is_no_pin_in_one_line(host, store, monkeypatch):
+    store.set_settings({"admin.pin": "1234"})
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(host_device.getpass, "getpass", ctrl_d)
+    code, out, err = host("settings", "set", "admin.pin=5678")
+    assert code == 1 and "give it with --pin" in err and "Traceback" not in err
+    assert err.strip().splitlines() == [err.strip()] and out == ""
+    assert verify_pin("1234", store.setting("admin.pin"))
 
 
 def test_asking_for_the_pin_setting_explains_that_it_is_never_shown(host, store):
@@ -418,6 +440,45 @@ def test_at_a_terminal_clearing_and_deleting_ask_first(host, store, monkeypatch)
     assert store.bestenliste(GAME) == []
     code, _, err = host("records", "delete", "1")
     assert code == 1 and "nothing deleted" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["records", "list", "--limit", "0"], "--limit: from 1 to 1000, not 0"),
+        (["records", "list", "--limit", "1001"], "--limit: from 1 to 1000, not 1001"),
+        (["backup", "get", "-o", "x.sqlite3", "--kept", "5"], "--kept: from 0 to 2, not 5"),
+        (["backup", "get", "-o", "x.sqlite3", "--kept", "-1"], "--kept: from 0 to 2, not -1"),
+        (["leaderboard", "bungi"], "unknown game 'bungi' (did you mean bungee?)"),
+        (["leaderboard", "--history", "A", "bungi"], "unknown game 'bungi'"),
+        (["leaderboard", "bungi", "--reset", "--yes"], "unknown game 'bungi'"),
+    ],
+)
+def test_a_count_out_of_range_or_a_mistyped_game_is_a_wrong_command_line(host, store, argv, said):
+    store.add_to_bestenliste("bungee", "Anna", 12)
+    code, out, err = host(*argv)
+    assert code == 2 and said in err and err.count("\n") == 1 and out == ""
+    assert [s.name for s in store.bestenliste("bungee")] == ["Anna"]
+
+
+def test_the_laptop_s_ranges_are_the_box_s():
+    from spielleiter.link.methods import RECORDS_MAX
+    from spielleiter.store import BACKUPS_KEPT
+    from spielleiter_host import backup, records
+
+    assert records.RECORDS_MAX == RECORDS_MAX and backup.BACKUPS_KEPT == BACKUPS_KEPT
+
+
+def test_an_option_before_the_command_is_said_to_go_after_it(capsys):
+    assert main(["--port", "/dev/pts/2", "info"]) == 2
+    assert capsys.readouterr().err == (
+        "spielleiter-host: --port goes after the command: spielleiter-host info --port ..."
+        " (see --help)\n"
+    )
+    assert main(["--lang", "en", "--json", "records", "list"]) == 2
+    out, err = capsys.readouterr()
+    assert "--json goes after the command: spielleiter-host records list --json" in err
+    assert json.loads(out)["exit_code"] == 2
 
 
 def test_a_mistyped_setting_gets_a_suggestion(host):

@@ -147,3 +147,12 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
     errors = process.stderr.read().decode()
     assert process.wait(timeout=120) == 141
     assert errors == ""
+
+
+def test_docs_host_md_names_every_command() -> None:
+    from spielleiter_host.cli import build_parser, leaves
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "host.md").read_text("utf-8")
+    for words, _parser in leaves(build_parser()):
+        assert f"`{words[0]}" in docs, words
+    assert "| `verify FILE` / `verify --id ID` |" in docs

@@ -23,6 +23,15 @@ EXAMPLES = {
 }
 
 
+def second_seat(tmp_path: Path, game: str, answer: str) -> tuple[Path, list[str]]:
+    """A bot file whose `decide` does `answer` (one line), and a short tournament of `game`
+    with it at seat 2 between two Normal."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"def decide(view):\n    {answer}\n", encoding="utf-8")
+    seats = f"normal,{bot}:decide,normal"
+    return bot, ["tournament", game, "--seats", seats, "--games", "3", "--no-progress"]
+
+
 def example(name: str) -> str:
     """The code block of docs/host.md that starts with `# NAME`."""
     return HOST_DOCS.read_text("utf-8").split(f"# {name}\n", 1)[1].split("```", 1)[0]
@@ -46,26 +55,34 @@ def test_the_docs_example_bot_plays_a_tournament_in_every_game(
 def test_a_bot_that_answers_an_illegal_move_ends_with_its_seat_named(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bot = tmp_path / "bad.py"
-    bot.write_text("def decide(view):\n    return 999\n", encoding="utf-8")
-    argv = ["tournament", game, "--seats", f"normal,{bot}:decide,normal", "--games", "3",
-            "--no-progress"]  # fmt: skip
+    _, argv = second_seat(tmp_path, game, "return 999")
     assert cli.main(argv) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert "seat 2" in err and "bad.py:decide answered 999" in err
+    assert "seat 2" in err and "bot.py:decide answered 999" in err
 
 
 @pytest.mark.parametrize("game", ["engel-bengel", "bungee"])
 def test_a_bool_is_not_a_move(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bot = tmp_path / "yes.py"
-    bot.write_text("def decide(view):\n    return True\n", encoding="utf-8")
-    argv = ["tournament", game, "--seats", f"{bot}:decide,normal,normal", "--games", "3",
-            "--no-progress"]  # fmt: skip
+    _, argv = second_seat(tmp_path, game, "return True")
     assert cli.main(argv) == 1
     assert "answered True" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLES))
+def test_a_bot_that_raises_ends_with_its_seat_and_the_exception_named(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot, argv = second_seat(tmp_path, game, "raise RuntimeError('kaputt')")
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert f"seat 2 ({bot}:decide): {bot}:decide failed: RuntimeError('kaputt')" in err
+    assert cli.main([*argv, "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["exit_code"] == 1 and "RuntimeError('kaputt')" in answer["error"]
 
 
 @pytest.mark.parametrize("game", ["engel-bengel", "bungee"])

@@ -71,7 +71,9 @@ def canonical(name: str, known: Sequence[str]) -> str:
 
 @cache
 def load(spec: str) -> Callable[[dict[str, Any]], Any]:
-    """The function FUNCTION of the file PATH.py (loaded once per process)."""
+    """The function FUNCTION of the file PATH.py (loaded once per process), asked so that
+    whatever it raises is a SeatError naming it and the exception (the arenas name the
+    seat)."""
     path, _, name = spec.rpartition(":")
     file = Path(path)
     if not file.is_file():
@@ -91,7 +93,14 @@ def load(spec: str) -> Callable[[dict[str, Any]], Any]:
         raise SeatError(
             T("{spec}: {path} has no function {function}", spec=spec, path=path, function=name)
         )
-    return function
+
+    def asked(view: dict[str, Any]) -> Any:
+        try:
+            return function(view)
+        except Exception as exc:  # the outside bot is someone else's code
+            raise SeatError(T("{spec} failed: {why}", spec=spec, why=repr(exc))) from None
+
+    return asked
 
 
 def legal_answer(spec: str, view: dict[str, Any], legal: Sequence[int]) -> int:
