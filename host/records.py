@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spielleiter.link.protocol import RECORDS_MAX
+
 from .device import (
     Device,
     HostError,
@@ -19,9 +21,6 @@ from .device import (
 )
 from .i18n import _, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table, write_text
-
-RECORDS_MAX = 1000
-"""The most records `records.list` sends at once (the box's RECORDS_MAX; docs/protocol.md)."""
 
 
 def register(subparsers: Any) -> None:

@@ -47,6 +47,7 @@ from .protocol import (
     PIN_LOCKED,
     PIN_REQUIRED,
     PROTOCOL_VERSION,
+    RECORDS_MAX,
     VALIDATION_ERROR,
     WRONG_PIN,
     RpcError,
@@ -56,7 +57,6 @@ PIN_SETTING = admin.PIN_SETTING
 SERIAL_SETTING = "serial.port"
 NAME_MAX = 16
 """The longest player name the device accepts (it must fit the 128-pixel screen)."""
-RECORDS_MAX = 1000
 NAMES_PER_CALL = 32
 """names.add takes at most this many names (the store keeps store.NAMES_MAX)."""
 BOARDS_PER_CALL = 16

@@ -26,6 +26,9 @@ MAX_LINE = 64 * 1024
 BAUDRATE = 115200
 """For a UART; the USB gadget ignores it."""
 
+RECORDS_MAX = 1000
+"""The most records `records.list` sends at once (its `limit`: 1 to this)."""
+
 CALIBRATE_ACTIONS = ("zero", "boundaries", "reset")
 """What `spinner.calibrate`'s "action" asks of the spinner (docs/spinner.md)."""
 CALIBRATE_KEYS = ("action", "readings", "calibration")
