@@ -95,6 +95,11 @@ class CommandParser(argparse.ArgumentParser):
                 raise argparse.ArgumentError(
                     None, text.format(value=value, hint=hint, choices=choices)
                 )
+            if action.dest == "game":  # a game by name: said as a command's game is
+                text = _("unknown game {value!r}{hint}; choose from {choices}")
+                raise argparse.ArgumentError(
+                    None, text.format(value=value, hint=hint, choices=choices)
+                )
             text = _("invalid choice: {value!r}{hint}; choose from {choices}")
             raise argparse.ArgumentError(
                 action, text.format(value=value, hint=hint, choices=choices)

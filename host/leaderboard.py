@@ -22,7 +22,6 @@ from .device import (
     UsageError,
     add_connection_args,
     call_with_pin,
-    did_you_mean,
     report,
     run_with_device,
 )
@@ -40,6 +39,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "game",
         nargs="?",
+        choices=catalog.names(),
         metavar=pgettext("metavar", "game"),
         help=_("one game (default: every game)"),
     )
@@ -63,15 +63,6 @@ def register(subparsers: Any) -> None:
 
 def leaderboard(args: argparse.Namespace) -> int:
     game = {"game": args.game} if args.game else {}
-    known = catalog.names()
-    if args.game and args.game not in known:  # a mistyped game, as the other commands say
-        return report(
-            UsageError(
-                _("unknown game {game!r}{hint}; known: {games}").format(
-                    game=args.game, hint=did_you_mean(args.game, known), games=", ".join(known)
-                )
-            )
-        )
     if args.plot is not None and args.history is None:
         return report(UsageError(_("--plot draws a --history NAME")))
     if args.plot is not None and args.plot.suffix.lower() not in PLOT_SUFFIXES:

@@ -222,7 +222,7 @@ def test_bad_input_is_one_line_with_the_documented_exit_code(
         (["recrods", "list"], "host: unknown command 'recrods' (did you mean records?)"),
         (["boards", "lst"], "boards: unknown action 'lst' (did you mean list?); choose from list"),
         (["print", "bsenbingo"], "print: unknown game 'bsenbingo' (did you mean besenbingo?)"),
-        (["tournament", "bunge"], "argument game: invalid choice: 'bunge' (did you mean bungee?)"),
+        (["tournament", "bunge"], "tournament: unknown game 'bunge' (did you mean bungee?)"),
         ([], "the following arguments are required: COMMAND"),
         (["records", "list", "--limt", "3"], "records list: unrecognized arguments: --limt 3"),
     ],
