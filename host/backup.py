@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import getpass
 import hashlib
 import json
 import sys
@@ -25,6 +24,7 @@ from .device import (
     UsageError,
     add_connection_args,
     add_pin_arg,
+    ask_pin,
     call_with_pin,
     report,
     run_with_device,
@@ -103,7 +103,7 @@ def backup_restore(args: argparse.Namespace) -> int:
     def body(box: Device) -> int:
         pin = args.pin
         if pin is None and box.hello.get("pin_set") and sys.stdin.isatty():
-            pin = getpass.getpass(_("admin PIN: "))
+            pin = ask_pin()
         result: dict[str, Any] = {}
         for offset in range(0, len(data), PART_BYTES):
             part = base64.b64encode(data[offset : offset + PART_BYTES]).decode("ascii")

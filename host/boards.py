@@ -11,7 +11,7 @@ from spielleiter import boards as board_kinds
 from spielleiter.games import catalog
 from spielleiter.link.protocol import NOT_FOUND
 
-from .board_files import check_files, report_checks, validated
+from .board_files import check_files, item_error, report_checks
 from .device import (
     Device,
     HostError,
@@ -124,7 +124,7 @@ def register(subparsers: Any) -> None:
         type=Path,
         nargs="+",
         metavar=_("file"),
-        help=_("JSON: a board, a list, or {name: board}"),
+        help=_("JSON: one board (as `boards get` writes it) or {name: board}"),
     )
     check.add_argument("--json", action="store_true", help=_("a result per file, as JSON"))
     check.set_defaults(func=boards_check)
@@ -135,18 +135,20 @@ def register(subparsers: Any) -> None:
 
 def boards_check(args: argparse.Namespace) -> int:
     """Validate board files with the game's own validator: a result per file, naming the
-    file and the field of what is not valid."""
+    file and the field of what is not valid. A file is read as `boards put` reads it, so
+    what put refuses is refused here in the same words."""
     functions = catalog.entry(args.game).board_functions()
     assert functions is not None  # the parser offers only games with boards
     validate = functions[0]
 
-    def named(board: Any) -> str | None:
-        validate(board)
-        own = board.get("name") if isinstance(board, dict) else None
-        return own if isinstance(own, str) else None
-
     def check(path: Path) -> list[str]:
-        return [name or where for where, name in validated([path], None, named)]
+        boards = load_boards(path, None)
+        for where, _name, board in boards:
+            try:
+                validate(board)
+            except ValueError as exc:
+                raise item_error(path, where, exc) from exc
+        return [name for _where, name, _board in boards]
 
     return report_checks(check_files(args.files, check), args.json)
 
@@ -191,19 +193,38 @@ def boards_get(args: argparse.Namespace) -> int:
     return run_with_device(args, body)
 
 
-def load_boards(path: Path, name: str | None) -> dict[str, Any]:
-    """A board file as {name: board}.
+def load_boards(path: Path, name: str | None) -> list[tuple[str, str, Any]]:
+    """A board file as `boards put` uploads it (and `boards check` checks it): (where in
+    the file: "" for a single board, '["Eigen"]' in a {name: board} file; the name it is
+    stored under; the board).
 
     A file of {name: board, ...} (every value an object) is uploaded as it is. A single
     board (what `boards get` writes) is stored under --name, else under its own "name";
-    --name also becomes the board's "name", so the box shows one name for it.
+    --name also becomes the board's "name", so the box shows one name for it. Anything
+    else (a list of boards, a board without a name and no --name), and a board over the
+    box's size limit, is an InvalidError (exit 7).
     """
     data = read_json(path)
     single = name is not None or not (
         isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values())
     )
-    if not single:
-        return data
+    if single:
+        items = [("", *_single_board(path, data, name))]
+    else:
+        items = [(f"[{json.dumps(k, ensure_ascii=False)}]", k, v) for k, v in data.items()]
+    for _where, stored, board in items:
+        size = len(json.dumps(board, ensure_ascii=False).encode("utf-8"))
+        if size > board_kinds.BOARD_BYTES_MAX:
+            raise InvalidError(
+                _("{path}: {name}: a board has at most {limit} bytes of JSON, not {size}").format(
+                    path=path, name=stored, limit=board_kinds.BOARD_BYTES_MAX, size=size
+                )
+            )
+    return items
+
+
+def _single_board(path: Path, data: Any, name: str | None) -> tuple[str, Any]:
+    """(the name, the board) of a file that holds one board, named by --name or its own."""
     own = data.get("name") if isinstance(data, dict) else None
     if name is None:
         if not isinstance(own, str) or not own.strip():
@@ -212,26 +233,16 @@ def load_boards(path: Path, name: str | None) -> dict[str, Any]:
                     path=path
                 )
             )
-        name = own.strip()
-    elif isinstance(own, str):
-        data = {**data, "name": name}
-    return {name: data}
+        return own.strip(), data
+    if isinstance(own, str):
+        return name, {**data, "name": name}
+    return name, data
 
 
 def boards_put(args: argparse.Namespace) -> int:
     game_with_boards(args.game)
     try:
-        items = load_boards(args.file, args.name)
-        for name, board in items.items():
-            size = len(json.dumps(board, ensure_ascii=False).encode("utf-8"))
-            if size > board_kinds.BOARD_BYTES_MAX:
-                raise InvalidError(
-                    _(
-                        "{path}: {name}: a board has at most {limit} bytes of JSON, not {size}"
-                    ).format(
-                        path=args.file, name=name, limit=board_kinds.BOARD_BYTES_MAX, size=size
-                    )
-                )
+        items = {name: board for _where, name, board in load_boards(args.file, args.name)}
     except HostError as exc:
         return report(exc)
 

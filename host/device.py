@@ -439,6 +439,17 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
     return parse
 
 
+def png_file(text: str) -> Path:
+    """An argparse type: the path of a PNG picture to write (--png), its name ending in
+    .png in any case, so a mistyped suffix is refused before the box is asked."""
+    path = Path(text)
+    if path.suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(
+            _("a .png file, not {name!r}").format(name=path.name or text)
+        )
+    return path
+
+
 def did_you_mean(name: str, known: Iterable[Any]) -> str:
     """ " (did you mean X?)" for a mistyped name, or "" when nothing is close."""
     close = difflib.get_close_matches(name, [str(k) for k in known], n=1, cutoff=0.6)
@@ -589,9 +600,20 @@ def call_with_pin(box: Device, method: str, pin: str | None, **params: Any) -> A
         if exc.code != PIN_REQUIRED or not sys.stdin.isatty():
             raise
         wanted = exc
-    try:
-        pin = getpass.getpass(_("admin PIN: "))
-    except EOFError:  # Ctrl-D: no PIN given, as where there is no terminal to ask at
-        print(file=sys.stderr)  # the prompt's line ends before the message
+    pin = ask_pin()
+    if pin is None:  # Ctrl-D: no PIN given, as where there is no terminal to ask at
         raise wanted from None
     return box.call(method, pin=pin, **params)
+
+
+def ask_pin() -> str | None:
+    """The admin PIN typed at the terminal, or None at Ctrl-D. An empty answer is asked
+    again: sent, it would only cost one of the box's tries before it backs off."""
+    while True:
+        try:
+            pin = getpass.getpass(_("admin PIN: "))
+        except EOFError:
+            print(file=sys.stderr)  # the prompt's line ends before what follows
+            return None
+        if pin.strip():
+            return pin

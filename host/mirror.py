@@ -11,7 +11,6 @@ import argparse
 import base64
 import io
 import sys
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -20,6 +19,7 @@ from .device import (
     Device,
     HostError,
     add_connection_args,
+    png_file,
     run_with_device,
     seconds,
     until_interrupted,
@@ -35,7 +35,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("mirror", help=_("show the box's screen live in the terminal"))
     parser.add_argument("--once", action="store_true", help=_("show one frame and stop"))
     parser.add_argument(
-        "--png", type=Path, metavar=_("FILE"), help=_("also save the (last) frame as a PNG file")
+        "--png",
+        type=png_file,
+        metavar=_("FILE"),
+        help=_("also save the (last) frame as a PNG file"),
     )
     parser.add_argument(
         "--scale",

@@ -102,6 +102,7 @@ def add_arguments(parser: Any) -> None:
         metavar="FILE",
         help=_("keep finished work here; a re-run goes on"),
     )
+    parser.add_argument("--no-progress", action="store_true", help=_("no progress bar on stderr"))
 
 
 def options_from(args: Any, json_mode: bool) -> Options:

@@ -88,8 +88,12 @@ def settings_get(args: argparse.Namespace) -> int:
 def settings_set(args: argparse.Namespace) -> int:
     try:
         from_file = _read_file(args.file) if args.file else {}
-        for text in args.assignments:
-            split_assignment(text)
+        keys = [split_assignment(text)[0] for text in args.assignments]
+        twice = next((key for i, key in enumerate(keys) if key in keys[:i]), None)
+        if twice is not None:
+            raise UsageError(
+                _("{key} is given more than once: set each setting once").format(key=twice)
+            )
         if not from_file and not args.assignments:
             raise UsageError(_("nothing to set: give KEY=VALUE or --file"))
     except HostError as exc:

@@ -290,5 +290,4 @@ def register(subparsers: Any) -> None:
         )
     runner.add_arguments(p)
     p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
-    p.add_argument("--no-progress", action="store_true", help=_("no progress bar on stderr"))
     p.set_defaults(func=_command)

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 import serial
-from spielleiter import boards
+from spielleiter import admin, boards
 from spielleiter.admin import verify_pin
 from spielleiter.boards import BoardKind
 from spielleiter.games import catalog
@@ -171,6 +171,22 @@ def test_mirror_once_draws_half_blocks_and_saves_the_png(host, fake, tmp_path):
     assert lines[32] == "screen: Hauptmenü"
 
 
+@pytest.mark.parametrize("name", ["frame.jpg", "frame", "frame.png.txt"])
+def test_a_png_name_without_png_is_refused_before_the_box_is_asked(name, tmp_path, capsys):
+    target = tmp_path / name
+    argv = ["mirror", "--once", "--png", str(target), "--port", str(tmp_path / "no-box")]
+    assert main(argv) == 2  # not 3: the missing box is never asked
+    said = f"mirror: argument --png: a .png file, not {name!r} (see --help)"
+    assert capsys.readouterr().err == f"spielleiter-host: {said}\n"
+    assert not target.exists()
+
+
+def test_a_png_name_in_capitals_is_a_png(host, fake, tmp_path):
+    target = tmp_path / "FRAME.PNG"
+    assert host("mirror", "--once", "--png", str(target))[0] == 0
+    assert target.read_bytes() == fake.picture
+
+
 def test_spinner_read_and_calibrate(host, fake):
     code, out, _ = host("spinner", "read")
     assert code == 0 and "petal" in out
@@ -317,6 +333,15 @@ def test_a_wrong_assignment_or_nothing_to_set_is_a_usage_error(host, store):
     assert host("spinner", "calibrate")[0] == 2
 
 
+def test_a_setting_given_twice_is_refused_before_the_box_is_asked(tmp_path, capsys):
+    argv = ["settings", "set", "clock.seconds=15", "display.contrast=70", " clock.seconds=20"]
+    assert main([*argv, "--port", str(tmp_path / "no-box")]) == 2  # not 3: never asked
+    err = capsys.readouterr().err
+    assert err == (
+        "spielleiter-host: clock.seconds is given more than once: set each setting once\n"
+    )
+
+
 def test_changing_a_set_pin_without_it_names_the_option(host, store):
     store.set_settings({"admin.pin": "1234"})
     code, _, err = host("settings", "set", "admin.pin=5678")
@@ -325,18 +350,57 @@ def test_changing_a_set_pin_without_it_names_the_option(host, store):
     assert verify_pin("5678", store.setting("admin.pin"))
 
 
+def typed_at_the_pin_prompt(monkeypatch, *answers: str) -> list[str]:
+    """A terminal where the PIN prompt reads `answers` in turn, then Ctrl-D; the prompts
+    it showed."""
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    prompts: list[str] = []
+    left = list(answers)
+
+    def getpass(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if not left:
+            raise EOFError
+        return left.pop(0)
+
+    monkeypatch.setattr(host_device.getpass, "getpass", getpass)
+    return prompts
+
+
 def test_ctrl_d_at_the_pin_prompt_is_no_pin_in_one_line(host, store, monkeypatch):
     store.set_settings({"admin.pin": "1234"})
-    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
-
-    monkeypatch.setattr(host_device.getpass, "getpass", ctrl_d)
+    typed_at_the_pin_prompt(monkeypatch)  # nothing typed: Ctrl-D
     code, out, err = host("settings", "set", "admin.pin=5678")
     assert code == 1 and "give it with --pin" in err and "Traceback" not in err
     assert err.strip().splitlines() == [err.strip()] and out == ""
     assert verify_pin("1234", store.setting("admin.pin"))
+
+
+def test_an_empty_pin_is_asked_again_not_sent(host, store, monkeypatch):
+    store.set_settings({"admin.pin": "1234"})
+    prompts = typed_at_the_pin_prompt(monkeypatch, "", "  ", "1234")
+    assert host("settings", "set", "admin.pin=5678")[0] == 0
+    assert prompts == ["admin PIN: "] * 3
+    assert verify_pin("5678", store.setting("admin.pin"))
+    assert not store.get_value(admin.GUARD_KEY)  # no try was spent on the empty answers
+
+
+def test_an_empty_pin_then_ctrl_d_is_no_pin_and_costs_no_try(host, store, monkeypatch):
+    store.set_settings({"admin.pin": "1234"})
+    typed_at_the_pin_prompt(monkeypatch, "")
+    code, out, err = host("settings", "set", "admin.pin=5678")
+    assert code == 1 and err.strip() == "spielleiter-host: an admin PIN is set: give it with --pin"
+    assert not store.get_value(admin.GUARD_KEY)
+    assert host("settings", "set", "admin.pin=5678", "--pin", "1234")[0] == 0  # no waiting
+
+
+def test_an_empty_pin_for_a_restore_is_asked_again_not_sent(host, store, monkeypatch, tmp_path):
+    store.set_settings({"admin.pin": "1234"})
+    saved = tmp_path / "backup.sqlite3"
+    assert host("backup", "get", "-o", str(saved), "--pin", "1234")[0] == 0
+    prompts = typed_at_the_pin_prompt(monkeypatch, "", "1234")
+    assert host("backup", "restore", str(saved))[0] == 0
+    assert len(prompts) == 2 and not store.get_value(admin.GUARD_KEY)
 
 
 def test_asking_for_the_pin_setting_explains_that_it_is_never_shown(host, store):

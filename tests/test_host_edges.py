@@ -102,6 +102,44 @@ def test_a_board_too_big_for_the_box_is_refused_as_invalid(host, tmp_path: Path)
     assert code == 7 and "Riesig: a board has at most 16384 bytes of JSON, not 30" in err
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        [dict(default_boards()["Hexentanz"], name="Liste")],
+        {key: value for key, value in default_boards()["Hexentanz"].items() if key != "name"},
+        dict(default_boards()["Hexentanz"], name="Riesig", note="x" * 20_000),
+    ],
+    ids=["a list of boards", "a board without a name", "a board too big"],
+)
+def test_boards_check_refuses_what_boards_put_refuses_in_the_same_words(
+    host, content: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "boards.json"
+    path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+    put_code, _, put_said = host("boards", "put", "besenbingo", str(path))
+    assert main(["boards", "check", "besenbingo", str(path)]) == put_code == 7
+    assert capsys.readouterr().err == put_said
+
+
+def test_every_long_run_can_go_without_its_progress_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spielleiter_host.cli import build_parser, leaves
+
+    long_runs = {
+        " ".join(words): parser._option_string_actions
+        for words, parser in leaves(build_parser())
+        if "--jobs" in parser._option_string_actions
+    }
+    assert {"tournament", "templates score", "boards stats"} <= set(long_runs)
+    assert [c for c, options in long_runs.items() if "--no-progress" not in options] == []
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)  # a terminal: a bar by default
+    argv = ["templates", "score", "--games", "1"]
+    assert main(argv) == 0 and "games" in capsys.readouterr().err
+    assert main([*argv, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_tournament_rows_carry_their_seat_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["tournament", "speedtombola", "--seats", "normal,normal,leicht", "--games", "3",
             "--no-progress"]  # fmt: skip

@@ -54,6 +54,7 @@ CASES: list[tuple[str, list[str], int]] = [
     ("settings set", ["clock.secnds=5"], 7),
     ("settings set", ["clock.seconds=abc"], 7),
     ("settings set", ["clock.seconds"], 2),
+    ("settings set", ["clock.seconds=5", "clock.seconds=6"], 2),
     ("settings set", [], 2),
     ("settings set", ["--file", "{png}"], 2),
     ("settings set", ["--file", "{missing}"], 2),
@@ -103,6 +104,7 @@ CASES: list[tuple[str, list[str], int]] = [
     ("names rename", ["Nobody", "Anna"], 1),
     ("mirror", ["--once", "--png", "{nofolder}/x.png"], 2),
     ("mirror", ["--once", "--png", "{folder}"], 2),
+    ("mirror", ["--once", "--png", "{folder}/x.jpg"], 2),
     ("mirror", ["--interval", "-1", "--once"], 2),
     ("spinner read", ["--interval", "0"], 2),
     ("spinner calibrate", ["sectors=abc"], 7),
@@ -267,7 +269,7 @@ def test_writing_a_file_ends_with_a_line_naming_it_or_a_json_object(
     command: str, argv: list[str], box: tuple[str, Store], tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    target = tmp_path / "saved"
+    target = tmp_path / ("saved.png" if "--png" in argv else "saved")  # --png takes .png only
     filled = [a.format(out=target, record=box[1].records()[0].id) for a in argv]
     code, out, err = run(command, filled, box[0], capsys)
     size = target.stat().st_size

@@ -272,6 +272,5 @@ def register(where: str, sub: Any) -> None:
         "--seed", type=int, default=1, metavar="N", help=_("seed of the dice and the computers")
     )
     stats.add_argument("--json", action="store_true", help=_("print the table as JSON"))
-    stats.add_argument("--no-progress", action="store_true", help=_("no progress bar on stderr"))
     runner.add_arguments(stats)
     stats.set_defaults(func=boards_stats)
