@@ -56,7 +56,7 @@ def test_the_first_nine_are_retired_but_still_known_by_name() -> None:
     for t in retired:
         assert template_by_name(t.name) == t  # old records replay and resume
         assert t.name not in default_boards()  # not offered for new games
-    with pytest.raises(KeyError, match="unknown template"):
+    with pytest.raises(TemplateError, match="unknown template"):
         template_by_name("Gibtsnicht")
 
 

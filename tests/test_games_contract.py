@@ -21,6 +21,7 @@ from spielleiter.games.base import (
     replay,
     sample_chance,
 )
+from spielleiter.games.bungee.info import HOUSE_RULES
 from spielleiter.records import Record
 
 GAMES = catalog.names()
@@ -199,3 +200,29 @@ def test_a_player_count_outside_the_game_is_refused_naming_players(name: str) ->
         with pytest.raises(ParameterError, match=f"^{name}: players "):
             cls({"players": players})
     assert cls({"players": info.min_players}).num_players == info.min_players
+
+
+REFUSED = {
+    "speedtombola": [{"removed": 5}, {"rounds": 2}, {"first_seat": 3}, {"rounds": "1"}],
+    "bungee": [{"rounds": 13}, {"mode": "x"}, {"first_dealer": 9}, {"rounds": 1.0},
+               {next(iter(HOUSE_RULES)): 1}],
+    "engel-bengel": [{"chips": -1}, {"end": "x"}, {"start": "x"}, {"shuffle": 1},
+                     {"faces": "x"}, {"faces": ["nope"]}],
+    "maskenball": [{"mode": "x"}, {"sector_probabilities": [1.0]}, {"vine": 9},
+                   {"sector_probabilities": [0.5] * 8}],
+    "besenbingo": [{"templates": ["x"]}, {"templates": ["nope", "nope"]}, {"templates": [{}, {}]},
+                   {"templates": ["Hexentanz", "Hexentanz"]}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_refusal_of_parameters_is_a_text_the_laptop_translates(name: str) -> None:
+    """Unknown keys and each rule's refusal name the game and are a `texts.T` text (the
+    laptop says it in German, docs/protocol.md), never plain English prose."""
+    from spielleiter.texts import text_of
+
+    cls = type(catalog.make(name))
+    for params in [{"colour": "rot"}, *REFUSED[name]]:
+        with pytest.raises(ParameterError, match=f"^{name}: ") as caught:
+            cls({**cls.default_params(), **params})
+        assert text_of(caught.value) is not None, (params, str(caught.value))

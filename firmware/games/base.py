@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spielleiter.texts import T
+from spielleiter.texts import T, Text
 
 if TYPE_CHECKING:
     import random
@@ -60,6 +60,20 @@ class ParameterError(ValueError):
     """Game parameters that the rules do not allow (e.g. too many seats)."""
 
 
+def one_of(game: str, key: str, choices: Iterable[Any]) -> Text:
+    """The refusal of a parameter outside its choices, as the laptop says it."""
+    return T(
+        "{game}: {key} must be one of {choices}",
+        game=game, key=key, choices=", ".join(str(c) for c in choices),
+    )  # fmt: skip
+
+
+def from_to(game: str, key: str, least: int, most: int) -> Text:
+    """The refusal of a whole-number parameter outside least..most."""
+    return T("{game}: {key} must be from {least} to {most}", game=game, key=key, least=least,
+             most=most)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """The facts a game declares once (OpenSpiel's GameType + GameInfo)."""
@@ -91,7 +105,10 @@ class Game(ABC):
         self.params: dict[str, Any] = dict(self.default_params())
         unknown = set(params or {}) - set(self.params)
         if unknown:
-            raise ParameterError(f"{self.info.name}: unknown parameter(s) {sorted(unknown)}")
+            raise ParameterError(
+                T("{game}: unknown parameter(s) {names}", game=self.info.name,
+                  names=", ".join(sorted(unknown)))
+            )  # fmt: skip
         self.params.update(params or {})
         self._check_players()
         self.validate_params()

@@ -44,6 +44,7 @@ from spielleiter.games.besenbingo.templates import (
     template_by_name,
     validate_template,
 )
+from spielleiter.texts import T, around
 
 MINUS = 64
 """The action that crosses the next minus field (no witch lands)."""
@@ -164,7 +165,7 @@ class BesenbingoGame(Game):
             first = retired_templates()
             return [first[i % len(first)] for i in range(players)]
         if not isinstance(entries, Sequence) or len(entries) != players:
-            raise ParameterError("besenbingo: templates needs one template per seat")
+            raise ParameterError(T("{game}: templates needs one template per seat", game=INFO.name))
         result = []
         for i, entry in enumerate(entries):
             try:
@@ -172,11 +173,16 @@ class BesenbingoGame(Game):
                     result.append(template_by_name(entry))
                 else:
                     result.append(validate_template(entry))
-            except (KeyError, TemplateError) as exc:
-                raise ParameterError(f"besenbingo: templates[{i}]: {exc}") from exc
+            except TemplateError as exc:
+                where = f"templates[{i}]: {exc.path}" if exc.path else f"templates[{i}]"
+                raise ParameterError(
+                    around("{game}: {path}: {why}", exc.message, game=INFO.name, path=where)
+                ) from exc
         names = [t.name for t in result]
         if len(set(names)) != len(names):
-            raise ParameterError("besenbingo: the templates are all different (rule text)")
+            raise ParameterError(
+                T("{game}: the templates are all different (rule text)", game=INFO.name)
+            )
         return result
 
     def new_initial_state(self) -> BesenbingoState:

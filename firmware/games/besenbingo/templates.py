@@ -157,9 +157,7 @@ class Template:
         data["bar"] = {
             "hexe": [{"witch": f.witch, "value": f.value} for f in self.hexe],
             "copilot": [{"copilot": f.copilot, "value": f.value} for f in self.copilot],
-            "paar": [
-                {"witch": f.witch, "copilot": f.copilot, "value": f.value} for f in self.paar
-            ],
+            "paar": [{"witch": f.witch, "copilot": f.copilot, "value": f.value} for f in self.paar],
             "kombi": {
                 "witch": self.kombi[0].witch,
                 "copilot": self.kombi[1].copilot,
@@ -171,9 +169,7 @@ class Template:
 
     def _tower_cells(self) -> dict[int, int]:
         return {
-            cell: i
-            for i in range(SIZE * SIZE)
-            if not isinstance(cell := self.cell(i), WitchField)
+            cell: i for i in range(SIZE * SIZE) if not isinstance(cell := self.cell(i), WitchField)
         }
 
     def _neighbours(self) -> dict[int, tuple[int, ...]]:
@@ -410,9 +406,7 @@ def validate_template(data: Any) -> Template:
         copilot=rows["copilot"],
         paar=rows["paar"],
         kombi=kombi_fields,
-        minus=tuple(
-            _value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)
-        ),
+        minus=tuple(_value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)),
         witches=witches,
     )
 
@@ -518,12 +512,12 @@ def retired_templates() -> tuple[Template, ...]:
 
 
 def template_by_name(name: str) -> Template:
-    """A shipped template by its name, a retired one too (KeyError naming the offered)."""
+    """A shipped template by its name, a retired one too (TemplateError naming the offered)."""
     for t in (*default_templates(), *retired_templates()):
         if t.name == name:
             return t
     known = ", ".join(t.name for t in default_templates())
-    raise KeyError(f"unknown template {name!r}; known: {known}")
+    raise TemplateError("", T("unknown template {name!r}; known: {known}", name=name, known=known))
 
 
 # --- the board-kind hooks for the store and the link ----------------------------

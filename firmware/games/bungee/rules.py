@@ -33,7 +33,9 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
+    from_to,
     match_totals,
+    one_of,
     ranks,
 )
 from spielleiter.games.bungee.info import (
@@ -42,6 +44,7 @@ from spielleiter.games.bungee.info import (
     MAX_HAND_POINTS,
     WINNER_POINTS,
 )
+from spielleiter.texts import T
 
 BUNGEE = 11
 """The face of a Bungee card."""
@@ -222,16 +225,22 @@ class BungeeGame(Game):
         p = self.params
         for key in ("players", "rounds", "first_dealer"):
             if not isinstance(p[key], int) or isinstance(p[key], bool):
-                raise ParameterError(f"bungee: {key} must be a whole number")
+                raise ParameterError(
+                    T("{game}: {key} must be a whole number", game=INFO.name, key=key)
+                )
         if not 1 <= p["rounds"] <= 12:
-            raise ParameterError("bungee: rounds must be from 1 to 12")
+            raise ParameterError(from_to(INFO.name, "rounds", 1, 12))
         if p["mode"] not in MODES:
-            raise ParameterError(f"bungee: mode must be one of {MODES}")
+            raise ParameterError(one_of(INFO.name, "mode", MODES))
         if not 0 <= p["first_dealer"] < p["players"]:
-            raise ParameterError("bungee: first_dealer must be a seat")
+            raise ParameterError(
+                T("{game}: {key} must be a seat", game=INFO.name, key="first_dealer")
+            )
         for key in HOUSE_RULES:
             if not isinstance(p[key], bool):
-                raise ParameterError(f"bungee: {key} must be true or false")
+                raise ParameterError(
+                    T("{game}: {key} must be true or false", game=INFO.name, key=key)
+                )
 
     def rule(self, name: str) -> bool:
         """A house rule of HOUSE_RULES (True: DESIGN.md's default)."""

@@ -42,6 +42,8 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
+    from_to,
+    one_of,
 )
 from spielleiter.games.engel_bengel.faces import (
     MAX_BOXES,
@@ -210,16 +212,20 @@ class EngelBengelGame(Game):
             ("limit", 1, LONGEST),
         ):
             if not isinstance(p[key], int) or isinstance(p[key], bool) or not low <= p[key] <= high:
-                raise ParameterError(f"engel-bengel: {key} must be from {low} to {high}")
+                raise ParameterError(from_to(INFO.name, key, low, high))
         if p["end"] not in END_CHOICES:
-            raise ParameterError(f"engel-bengel: end must be one of {', '.join(END_CHOICES)}")
+            raise ParameterError(one_of(INFO.name, "end", END_CHOICES))
         if p["start"] not in START_CHOICES:
-            raise ParameterError(f"engel-bengel: start must be one of {', '.join(START_CHOICES)}")
+            raise ParameterError(one_of(INFO.name, "start", START_CHOICES))
         if not isinstance(p["shuffle"], bool):
-            raise ParameterError("engel-bengel: shuffle must be true or false")
+            raise ParameterError(
+                T("{game}: {key} must be true or false", game=INFO.name, key="shuffle")
+            )
         self.faces = self._resolve(p["faces"])
         if self.share * p["players"] < MAX_BOXES:
-            raise ParameterError("engel-bengel: too few dice in play")  # pragma: no cover
+            raise ParameterError(
+                T("{game}: too few dice in play", game=INFO.name)
+            )  # pragma: no cover
 
     @staticmethod
     def _resolve(faces: Any) -> tuple[Face, ...]:

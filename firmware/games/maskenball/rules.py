@@ -57,8 +57,11 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
+    from_to,
+    one_of,
 )
 from spielleiter.games.maskenball.info import INFO
+from spielleiter.texts import T
 
 BEETLES = 8
 """Beetles, petals and colours: beetle b starts on petal b wearing colour b."""
@@ -178,14 +181,16 @@ class MaskenballGame(Game):
     def validate_params(self) -> None:
         p = self.params
         if p["mode"] not in (DIGITAL, PHYSICAL):
-            raise ParameterError(f"maskenball: mode is {DIGITAL!r} or {PHYSICAL!r}")
+            raise ParameterError(one_of(INFO.name, "mode", (DIGITAL, PHYSICAL)))
         probs = p["sector_probabilities"]
         if len(probs) != SECTORS or any(float(x) <= 0 for x in probs):
-            raise ParameterError(f"maskenball: {SECTORS} positive sector probabilities")
+            raise ParameterError(
+                T("{game}: {count} positive sector probabilities", game=INFO.name, count=SECTORS)
+            )
         if abs(sum(float(x) for x in probs) - 1.0) > 1e-6:
-            raise ParameterError("maskenball: sector probabilities must sum to 1")
+            raise ParameterError(T("{game}: sector probabilities must sum to 1", game=INFO.name))
         if not 1 <= int(p["vine"]) <= ANTS:
-            raise ParameterError("maskenball: the vine has 1 to 7 fields")
+            raise ParameterError(from_to(INFO.name, "vine", 1, ANTS))
 
     @property
     def mode(self) -> str:

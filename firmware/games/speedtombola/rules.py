@@ -26,6 +26,7 @@ from spielleiter.games.base import (
     ParameterError,
     State,
     match_totals,
+    one_of,
     ranks,
 )
 from spielleiter.games.speedtombola.info import (
@@ -35,6 +36,7 @@ from spielleiter.games.speedtombola.info import (
     REMOVED_CHOICES,
     ROUND_CHOICES,
 )
+from spielleiter.texts import T
 
 PLACE_BONUS = {1: 30, 2: 15, 3: 5}
 BESTENLISTE_BASE = 50
@@ -176,13 +178,17 @@ class SpeedtombolaGame(Game):
         p = self.params
         for key in p:
             if not isinstance(p[key], int) or isinstance(p[key], bool):
-                raise ParameterError(f"speedtombola: {key} must be a whole number")
+                raise ParameterError(
+                    T("{game}: {key} must be a whole number", game=INFO.name, key=key)
+                )
         if p["removed"] not in REMOVED_CHOICES:
-            raise ParameterError(f"speedtombola: removed must be one of {REMOVED_CHOICES}")
+            raise ParameterError(one_of(INFO.name, "removed", REMOVED_CHOICES))
         if p["rounds"] not in ROUND_CHOICES:
-            raise ParameterError(f"speedtombola: rounds must be one of {ROUND_CHOICES}")
+            raise ParameterError(one_of(INFO.name, "rounds", ROUND_CHOICES))
         if not 0 <= p["first_seat"] < p["players"]:
-            raise ParameterError("speedtombola: first_seat must be a seat")
+            raise ParameterError(
+                T("{game}: {key} must be a seat", game=INFO.name, key="first_seat")
+            )
 
     @property
     def removed(self) -> int:
