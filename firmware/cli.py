@@ -24,8 +24,12 @@ from .store import DataLock, Store, StoreFault, default_data_dir
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="spielleiter", description="The Spielleiter box.")
     p.add_argument("--emulate", action="store_true", help="emulated hardware even on a Pi")
-    p.add_argument("--keys", type=Path, help="play the key presses listed in FILE, then exit")
-    p.add_argument("--frames", type=Path, help="write every new frame as PNG into DIR")
+    p.add_argument(
+        "--keys", type=Path, metavar="FILE", help="play the key presses listed in FILE, then exit"
+    )
+    p.add_argument(
+        "--frames", type=Path, metavar="DIR", help="write every new frame as PNG into DIR"
+    )
     p.add_argument(
         "--scale",
         type=int,
@@ -34,10 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the --frames PNGs N times as large (nearest neighbour; 1 to 8, default 1)",
     )
-    p.add_argument("--data", type=Path, help="where the data lives (default: per platform)")
-    p.add_argument("--seed", type=int, help="fix the random generator")
     p.add_argument(
-        "--serial", help="serial port for the laptop link, or 'pty' for a pseudo-terminal"
+        "--data", type=Path, metavar="DIR", help="where the data lives (default: per platform)"
+    )
+    p.add_argument("--seed", type=int, metavar="N", help="fix the random generator")
+    p.add_argument(
+        "--serial",
+        metavar="PORT",
+        help="serial port for the laptop link, or 'pty' for a pseudo-terminal",
     )
     p.add_argument(
         "--display",
@@ -57,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write what the box says into FILE, each line with the frame it belongs to",
     )
+    p.add_argument(
+        "--check-pins",
+        action="store_true",
+        help="check the pin map (pins.toml) the box reads, print the wiring it asks for, exit",
+    )
     p.add_argument("--version", action="version", version=f"spielleiter {__version__}")
     return p
 
@@ -72,6 +85,20 @@ not restart on it (RestartPreventExitStatus); every other fault keeps the box up
 safe mode."""
 EXIT_SAFE_MODE = 3
 """A key script ran against the safe-mode screen (tests and the emulator)."""
+
+
+def check_pins() -> int:
+    """`spielleiter --check-pins`: 0 and the wiring when pins.toml is sound, else 2 and
+    what is wrong in it (install-pi.sh runs it before it restarts the box)."""
+    from .hal.pins import describe, load_pin_map, shipped_path
+
+    try:
+        pins = load_pin_map()
+    except (OSError, ValueError) as exc:
+        print(f"spielleiter: pins.toml is wrong: {exc}", file=sys.stderr)
+        return 2
+    print(f"{shipped_path()}: sound\n{describe(pins)}")
+    return 0
 
 
 def _load_pins() -> tuple[Any, StoreFault | None]:
@@ -93,6 +120,8 @@ def open_store(data_dir: Path, lock: DataLock, **options: Any) -> Store:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.check_pins:
+        return check_pins()
     pins, fault = _load_pins()
     try:
         script = parse_script(args.keys.read_text("utf-8")) if args.keys else None
@@ -160,16 +189,16 @@ def _safe_mode(
     from .safe_mode import SafeLink, SafeMode
 
     hardware: dict[str, Any] = {"emulated": emulate}
-    polls: list[Any] = []
+    buttons: list[Any] = []
     keyboard = None
     try:
         if emulate:
             displays, keyboard = _emulated_panel(args, script is not None, [])
         else:
-            from .settings import defaults
-
-            displays, polls = _real_panel(pins, defaults(), SystemClock(), hardware)
+            # no setting can be read here: the display driver is pins.toml's
+            displays, buttons = _real_panel(pins, {}, SystemClock(), hardware)
             if hardware.get("display") is None:
+                _close_all(buttons)
                 return EXIT_NO_DISPLAY
     except RuntimeError as exc:
         print(f"spielleiter: {exc}", file=sys.stderr)
@@ -182,7 +211,7 @@ def _safe_mode(
     from .settings import defaults
 
     safe.speech = _speech(safe.clock, defaults, args.speech, script is not None, hardware)
-    safe.polls.extend(polls)
+    safe.polls.extend(panel.poll for panel in buttons)
     port = args.serial or (None if emulate else _serial_port(safe.store, pins))
     fallback = None if args.serial else str(pins.serial_port)
     link = _start_link(SafeLink(safe), port, fallback, _tell_safe_mode(safe)) if port else None
@@ -206,7 +235,14 @@ def _safe_mode(
             link.stop()
         safe.close()
         safe.sink.close()
+        _close_all(buttons)  # a restored store starts the box, which opens them again
     return "restored" if restored else 0
+
+
+def _close_all(parts: list[Any]) -> None:
+    """Release hardware parts (gpiozero holds a pin until its device is closed)."""
+    for part in parts:
+        part.close()
 
 
 def _post_key(safe: Any, ch: str) -> None:
@@ -262,12 +298,13 @@ def _run_box(
     hardware: dict[str, Any] = {"emulated": emulate}
     box_ref: list[Box] = []
     keyboard = None
-    polls: list[Any] = []
+    buttons: list[Any] = []
     try:
         if emulate:
             displays, keyboard = _emulated_panel(args, script is not None, box_ref)
         else:
-            displays = _real_display(pins, settings, hardware)
+            # the display driver: the setting where someone set it, else pins.toml's
+            displays = _real_display(pins, store.stored_settings(), hardware)
     except RuntimeError as exc:
         print(f"spielleiter: {exc}", file=sys.stderr)
         store.close()
@@ -291,8 +328,8 @@ def _run_box(
     box.refresh()  # the first frame: the buttons, the spinner, the buzzer and the link follow
 
     if not emulate:
-        polls = _real_buttons(pins, clock, hardware)
-    box.polls.extend(polls)
+        buttons = _real_buttons(pins, clock, hardware)
+    box.polls.extend(panel.poll for panel in buttons)
     from .spinner_service import open_service
 
     box.spinner = open_service(box, args.spinner, emulate, args.seed)
@@ -329,6 +366,7 @@ def _run_box(
         if link is not None:
             link.stop()
         box.close()
+        _close_all(buttons)
         store.close()
     return 0
 
@@ -356,13 +394,14 @@ def _emulated_panel(
 def _real_panel(
     pins: Any, settings: dict[str, Any], clock: Any, hardware: dict[str, Any]
 ) -> tuple[list[Any], list[Any]]:
-    """The OLED and the four buttons. A missing part is reported and the box runs on
+    """The OLED and the four buttons' panel. A missing part is reported and the box runs on
     without it (the laptop link still works), rather than restarting forever."""
     return _real_display(pins, settings, hardware), _real_buttons(pins, clock, hardware)
 
 
 def _real_display(pins: Any, settings: dict[str, Any], hardware: dict[str, Any]) -> list[Any]:
-    """The OLED ([] and a line on stderr when it does not answer)."""
+    """The OLED ([] and a line on stderr when it does not answer); its driver is the
+    setting display.driver when `settings` has it, else pins.toml's."""
     displays: list[Any] = []
     driver = str(settings.get("display.driver") or pins.display_driver)
     try:
@@ -382,20 +421,20 @@ def _real_display(pins: Any, settings: dict[str, Any], hardware: dict[str, Any])
 
 
 def _real_buttons(pins: Any, clock: Any, hardware: dict[str, Any]) -> list[Any]:
-    """The four buttons' poll ([] and a line on stderr when gpiozero cannot open them)."""
-    polls: list[Any] = []
+    """The four buttons' panel in a list ([] and a line on stderr when gpiozero cannot
+    open them); whoever opens it closes it, which gives the pins back."""
+    panels: list[Any] = []
     try:
         from .hal.buttons import ButtonPanel
 
-        panel = ButtonPanel(
-            pins.buttons, clock.now, pins.debounce_ms / 1000, pins.long_press_ms / 1000
+        panels.append(
+            ButtonPanel(pins.buttons, clock.now, pins.debounce_ms / 1000, pins.long_press_ms / 1000)
         )
-        polls.append(panel.poll)
         hardware["buttons"] = True
     except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds
         print(f"spielleiter: buttons unavailable: {exc}", file=sys.stderr, flush=True)
         hardware["buttons"] = False
-    return polls
+    return panels
 
 
 def _buzzer(

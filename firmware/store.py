@@ -713,6 +713,15 @@ class Store:
     def setting(self, key: str) -> Any:
         return self.settings()[key]
 
+    def stored_settings(self) -> dict[str, Any]:
+        """Only the settings someone set (at the box or from the laptop) and that can be
+        read: where a setting was never set, the wiring may have the say (pins.toml's
+        display driver)."""
+        values = self.settings()
+        unreadable = set(self.unreadable_settings())
+        stored = {key for (key,) in self._query("SELECT key FROM settings")}
+        return {key: values[key] for key in values if key in stored and key not in unreadable}
+
     def set_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and apply a batch of changes, all or nothing; return the new settings.
 

@@ -24,6 +24,8 @@ Installs the Spielleiter box program on this Raspberry Pi and starts it at boot:
     and lgpio, with the pure-Python dependencies pinned by sha256
     (hardware/requirements-pi.txt, pip --require-hashes) and the wheel, checked
     by its sha256 too (an earlier install's program is replaced)
+  - the pin map checked by the installed program (spielleiter --check-pins):
+    a mistake in hardware/pins.toml stops the install before anything below
   - config.txt: I2C on at the baud rate from hardware/pins.toml, USB gadget mode
   - the USB gadget serial port (g_serial) with the USB identity from pins.toml
   - no login prompt on the gadget port (serial-getty@ttyGS0 masked)
@@ -164,27 +166,49 @@ parse_args() {
     fi
 }
 
-# Read the values this script needs from pins.toml into shell variables.
+# Read the values this script needs from pins.toml into shell variables. (The program
+# checks the whole pin map itself: check_pin_map.)
 read_pins() {
     local values
-    values=$("$PYTHON" - "$PINS_FILE" <<'EOF'
+    values=$("$PYTHON" - "$PINS_FILE" 2>&1 <<'EOF'
 import re
 import sys
 import tomllib
 
-with open(sys.argv[1], "rb") as f:
-    pins = tomllib.load(f)
-usb = pins["usb"]
-product = usb["product"]
+
+def value(section, key, kind):
+    try:
+        found = pins[section][key]
+    except (KeyError, TypeError):
+        sys.exit(f"[{section}] {key} is missing")
+    if not isinstance(found, kind) or isinstance(found, bool):
+        want = "a whole number" if kind is int else "text in quotes"
+        sys.exit(f"[{section}] {key} = {found!r}: want {want}")
+    return found
+
+
+try:
+    with open(sys.argv[1], "rb") as f:
+        pins = tomllib.load(f)
+except OSError as exc:
+    sys.exit(exc.strerror)
+except UnicodeDecodeError as exc:
+    sys.exit(f"not UTF-8 text (byte {exc.start})")
+except tomllib.TOMLDecodeError as exc:
+    sys.exit(f"not TOML: {exc}")
+product = value("usb", "product", str)
 if not re.fullmatch(r"[A-Za-z0-9._-]+", product):
-    sys.exit(f"pins.toml [usb] product {product!r}: use letters, digits, '.', '_', '-'")
-print(int(pins["i2c"]["baudrate"]))
-print(f"0x{usb['vendor_id']:04x}")
-print(f"0x{usb['product_id']:04x}")
-print(product)
-print(pins["serial"]["port"])
+    sys.exit(f"[usb] product {product!r}: use letters, digits, '.', '_', '-'")
+lines = (
+    value("i2c", "baudrate", int),
+    f"0x{value('usb', 'vendor_id', int):04x}",
+    f"0x{value('usb', 'product_id', int):04x}",
+    product,
+    value("serial", "port", str),
+)
+print(*lines, sep="\n")
 EOF
-    ) || die "cannot read $PINS_FILE with $PYTHON (Python 3.11 or later is needed)"
+    ) || die "$PINS_FILE: $values; fix it, then run the script again"
     {
         read -r I2C_BAUDRATE
         read -r USB_VENDOR_ID
@@ -416,6 +440,14 @@ install_program() {
     run "$VENV/bin/python" -m pip check
 }
 
+# The pin map as the installed program reads it, checked by the program before the box is
+# restarted on it: a mistake in pins.toml stops the install here, naming the key.
+check_pin_map() {
+    say "== pin map"
+    run "$VENV/bin/spielleiter" --check-pins \
+        || die "the pin map is wrong (see above): fix hardware/pins.toml and run the script again${WHEEL:+ (the wheel carries its own pins.toml: build it again)}"
+}
+
 # The lines this script owns in config.txt, between two marker comments.
 config_block() {
     cat <<EOF
@@ -503,6 +535,7 @@ main() {
     create_user
     build_wheel
     install_program
+    check_pin_map
     configure_boot
     configure_gadget
     install_service

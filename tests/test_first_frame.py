@@ -56,6 +56,13 @@ def test_the_first_frame_loads_no_games_rules_no_numpy_and_no_image_plugin(
     assert [m for m in games if m.endswith(GAME_MODULES)] == []
     assert "spielleiter.games.speedtombola.info" in games  # the catalog's facts only
     assert [m for m in modules if m == "numpy" or m.endswith("ImagePlugin")] == []
+    assert [m for m in modules if m in LATER] == []
+
+
+LATER = ("difflib", "hashlib", "socket", "zipfile", "tempfile", "importlib.resources")
+"""Standard modules only a rarer path needs (a misspelt name, a digest, the link, a backup;
+argparse itself loads shutil):
+each loads when first used, not before the first frame (docs/development.md)."""
 
 
 @pytest.mark.parametrize("size", sorted(fonts.SIZES))

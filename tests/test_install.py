@@ -524,6 +524,54 @@ def test_an_update_replaces_the_program_in_the_venv(tmp_path: Path) -> None:
 # Boot files, the gadget port, the unit
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "No such file or directory"),
+        ("<pins/>\n", "not TOML: Invalid statement (at line 1, column 1)"),
+        ("[usb]\nproduct = 'Spielleiter'\n", "[i2c] baudrate is missing"),
+        ('[i2c]\nbaudrate = "x"\n[usb]\nproduct = "S"\n', "[i2c] baudrate = 'x': want a whole"),
+    ],
+)
+def test_a_broken_pins_toml_stops_the_script_in_one_line(
+    tmp_path: Path, content: str | None, said: str
+) -> None:
+    pins = tmp_path / "pins.toml"
+    if content is not None:
+        pins.write_text(content)
+    result = source_script(f'PINS_FILE="{pins}"; read_pins; echo read')
+    assert result.returncode == 1 and "read" not in result.stdout
+    assert result.stderr.startswith(f"install-pi.sh: {pins}: {said}")
+    assert result.stderr.endswith("; fix it, then run the script again\n")
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_dry_run_checks_the_pin_map_before_the_boot_files_and_the_service(dry_run: str) -> None:
+    """The installed program reads its own pins.toml (the wheel's): it checks it before
+    the box is restarted on it."""
+    lines = commands(dry_run)
+    check = lines.index(f"+ {script_constant('VENV')}/bin/spielleiter --check-pins")
+    assert any(" pip install " in line for line in lines[:check])
+    assert dry_run.index("--check-pins") < dry_run.index("== boot configuration")
+    assert not any("systemctl" in line for line in lines[:check])
+
+
+def test_the_pin_check_passes_on_this_checkout_and_stops_the_install_when_it_fails(
+    tmp_path: Path,
+) -> None:
+    good = source_script(f'DRY_RUN=0; VENV="{HARDWARE.parent / ".venv"}"; check_pin_map; echo on')
+    assert good.returncode == 0, good.stderr
+    assert "pins.toml: sound" in good.stdout and good.stdout.endswith("on\n")
+    fake = fake_programs(
+        tmp_path / "venv" / "bin",
+        spielleiter='echo "spielleiter: pins.toml is wrong: [buttons] K5: unknown key" >&2; exit 2',
+    )
+    bad = source_script(f'DRY_RUN=0; VENV="{fake.parent}"; check_pin_map; echo on')
+    assert bad.returncode == 1 and not bad.stdout.endswith("on\n")
+    assert "[buttons] K5: unknown key" in bad.stderr
+    assert "fix hardware/pins.toml and run the script again" in bad.stderr
+
+
 def test_dry_run_edits_config_txt(dry_run: str) -> None:
     baudrate = PINS["i2c"]["baudrate"]
     assert f"dtparam=i2c_arm=on,i2c_arm_baudrate={baudrate}" in dry_run
@@ -774,6 +822,17 @@ def test_wiring_shows_the_i2c_addresses() -> None:
         address = f"0x{PINS[part]['address']:02X}"
         assert address in svg
         assert address in table
+
+
+def test_the_header_pins_the_program_names_are_the_diagrams() -> None:
+    """`spielleiter --check-pins` and the pin map's messages name each GPIO's header pin."""
+    from spielleiter.hal.pins import HEADER_PINS
+
+    svg = (HARDWARE / "wiring.svg").read_text()
+    drawn = {int(gpio): int(pin) for pin, gpio in re.findall(r">\s*(\d+) GPIO(\d+)\b", svg)}
+    drawn |= {0: 27, 1: 28}  # drawn as ID_SD and ID_SC
+    assert "27 ID_SD" in svg and "28 ID_SC" in svg
+    assert dict(enumerate(HEADER_PINS)) == drawn
 
 
 def test_wiring_diagram_is_well_formed_svg() -> None:

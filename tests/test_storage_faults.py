@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -502,3 +503,12 @@ def test_a_box_whose_store_is_gone_hands_out_its_kept_backups(tmp_path: Path) ->
     store = Store.open(data)
     assert [r.id for r in store.records()][::-1] == ids
     store.close()
+
+
+def test_the_install_pages_trouble_table_names_each_safe_mode_card_as_the_panel_does() -> None:
+    from spielleiter.safe_mode import FAULT_TEXT
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "install-pi.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| the panel shows "))
+    named = re.findall(r'"([^"]+)"', row.split("|")[1])
+    assert sorted(named) == sorted(title for title, _ in FAULT_TEXT.values())

@@ -93,11 +93,15 @@ class ButtonPanel:
         self._lock = threading.Lock()
         self._debouncers = {key: Debouncer(debounce_s, long_press_s) for key in pins}
         self._buttons = {}
-        for key, pin in pins.items():
-            button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-            button.when_pressed = self._edge(key, True)
-            button.when_released = self._edge(key, False)
-            self._buttons[key] = button
+        try:
+            for key, pin in pins.items():
+                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                button.when_pressed = self._edge(key, True)
+                button.when_released = self._edge(key, False)
+                self._buttons[key] = button
+        except Exception:
+            self.close()  # the pins opened before the one that failed are free again
+            raise
 
     def _edge(self, key: Key, pressed: bool) -> Callable[[], None]:
         def handler() -> None:
