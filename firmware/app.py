@@ -67,11 +67,8 @@ def parse_script(text: str) -> list[ScriptEntry]:
         if not line:
             continue
         try:
-            if line.lower().startswith("wait"):
-                seconds = float(line.split()[1])
-                if seconds < 0:
-                    raise ValueError("negative wait")
-                entries.append(Wait(seconds))
+            if line.split()[0].lower() == "wait":
+                entries.append(Wait(_wait_seconds(line.split()[1:])))
             elif line.startswith("!"):
                 entries.append(AtOnce(KeyEvent.parse(line[1:])))
             else:
@@ -79,6 +76,22 @@ def parse_script(text: str) -> list[ScriptEntry]:
         except (ValueError, IndexError) as exc:
             raise ValueError(f"key script line {number}: {raw.strip()!r}: {exc}") from exc
     return entries
+
+
+SCRIPT_WAIT_MAX_S = 3600.0
+"""The longest `wait` in a key script (the Uhr's longest is 120 s)."""
+
+
+def _wait_seconds(words: list[str]) -> float:
+    """The seconds of a script's `wait SECONDS` (ValueError saying what it wants)."""
+    want = f"want wait SECONDS, a number from 0 to {SCRIPT_WAIT_MAX_S:g}"
+    try:
+        (seconds,) = (float(word) for word in words)
+    except ValueError:
+        raise ValueError(want) from None
+    if not 0 <= seconds <= SCRIPT_WAIT_MAX_S:  # also NaN
+        raise ValueError(want)
+    return seconds
 
 
 def _warm_ratings(store: Store) -> None:
@@ -514,7 +527,7 @@ class Box:
             self.settle()
             if isinstance(entry, Wait):
                 remaining = entry.seconds
-                while remaining > 1e-9:
+                while remaining > 1e-9 and not self._quit.is_set():  # Ctrl-C ends a wait
                     dt = min(TICK_S, remaining)
                     self.clock.advance(dt)
                     remaining -= dt

@@ -182,10 +182,33 @@ def test_a_key_script_that_is_not_text_names_the_file(tmp_path: Path, capsys: An
     assert "Traceback" not in err and not (tmp_path / "data").exists()
 
 
-@pytest.mark.parametrize("line", ["K5", "K1-kurz", "wait", "wait soon", "wait -1", "Enter"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "K5", "K1-kurz", "wait", "wait soon", "wait -1", "Enter",
+        "wait inf", "wait nan", "wait 1 2", "waiting 3", "wait 3601",
+    ],
+)  # fmt: skip
 def test_script_lines_that_are_not_keys_or_waits_are_refused(line: str) -> None:
     with pytest.raises(ValueError, match="line 2"):
         parse_script(f"K1\n{line}\n")
+
+
+@pytest.mark.parametrize("line", ["wait", "wait soon", "wait inf", "wait 1 2"])
+def test_a_wait_without_its_seconds_says_what_it_wants(line: str) -> None:
+    with pytest.raises(ValueError, match="want wait SECONDS, a number from 0 to 3600"):
+        parse_script(f"{line}\n")
+
+
+def test_ctrl_c_ends_a_long_wait(tmp_path: Path) -> None:
+    """SIGINT/SIGTERM call Box.quit: a script's wait stops there, not an hour later."""
+    box = box_in_memory(tmp_path)
+    box.polls.append(lambda now: box.quit() or [] if now >= 2 else [])
+    started = time.monotonic()
+    box.run_script(parse_script("wait 3600\nK1\n"))
+    assert box.clock.now() < 3 and time.monotonic() - started < 5
+    box.close()
+    box.store.close()
 
 
 def test_a_script_reads_keys_long_presses_waits_and_comments() -> None:
@@ -404,3 +427,9 @@ def test_the_docs_show_every_golden_four_times_as_large() -> None:
         with Image.open(docs) as picture:
             assert picture.size == (small.width * DOCS_SCALE, small.height * DOCS_SCALE)
         assert same_pixels(load_frame(docs).resize(small.size), small), golden.name
+
+
+def test_the_help_names_each_options_value_as_its_text_does() -> None:
+    text = " ".join(cli.build_parser().format_help().split())
+    for option in ("--keys FILE", "--frames DIR", "--data DIR", "--seed N", "--serial PORT"):
+        assert option in text, option
