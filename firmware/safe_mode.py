@@ -73,7 +73,7 @@ FAULT_TEXT: dict[str, tuple[str, str]] = {
     ),
     "pins": (
         "pins.toml fehlt",
-        "Die Pinbelegung fehlt oder ist kaputt. Neu installieren (install-pi.sh).",
+        "Die Pinbelegung fehlt oder ist falsch. pins.toml berichtigen, neu installieren.",
     ),
 }
 

@@ -161,7 +161,10 @@ FAULTS: dict[str, tuple[str, str]] = {
     ),
     "pins": (
         N_("The box's pin map (pins.toml) is missing or broken."),
-        N_("Install the box's program again (install-pi.sh)."),
+        N_(
+            "Fix hardware/pins.toml (spielleiter --check-pins names the key that is wrong),"
+            " then install again (install-pi.sh)."
+        ),
     ),
 }
 """What each kind of fault means and what to do (firmware/safe_mode.py's kinds), in
