@@ -510,6 +510,19 @@ def test_golden_info_in_the_match_names_the_target_the_cap_and_the_durchgang(
     assert box.top.summary()["screen"] == "menu"
 
 
+def test_the_pause_menu_has_one_info_with_the_match_and_then_the_seal(tmp_path: Path) -> None:
+    """Two entries named "Info" would leave a family guessing: the one Info shows how the
+    match ends first, then the seal of its chance (every game's Info)."""
+    seats = [Seat("Anna"), Seat("Normal 1", "computer", "normal")]
+    box = game_box(tmp_path, seats, wuerfel="box")
+    open_info(box)
+    assert box.top.summary()["text"].startswith(f"Ziel: {TARGET} Chips")
+    press(box, K2)
+    assert f"Partie {box.session.record_id}, Siegel:" in box.top.summary()["text"]
+    press(box, K4)  # Zurück to the pause menu
+    assert box.top.summary()["items"] == ["Weiter", "Tipp", "Hilfe", "Verlassen", "Info"]
+
+
 def test_the_help_says_where_the_end_is_shown() -> None:
     from spielleiter.games.engel_bengel import ENTRY
 

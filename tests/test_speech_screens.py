@@ -228,18 +228,23 @@ def test_the_menus_and_settings_say_what_they_show(tmp_path: Path) -> None:
 
 
 def test_the_screens_only_some_moments_show_say_what_they_show(tmp_path: Path) -> None:
-    """The arrow on a boundary, the safe mode's card: shown by hand here."""
+    """The arrow on a boundary, the safe mode's card, a question (the walks never take a
+    way out of the pause menu, and reach a game's own question only by chance): shown by
+    hand here."""
     from spielleiter.games.maskenball.screens import WhichSectorScreen
     from spielleiter.safe_mode import SafeMode, SafeScreen
     from spielleiter.spinner_service import Ambiguous
     from spielleiter.store import StoreFault
+    from spielleiter.ui.widgets import Confirm
 
     which = WhichSectorScreen(Ambiguous(0, 1), lambda sector: None)
     assert "Grenze" in says(which)
     safe = SafeMode(StoreFault("corrupt", "test"), tmp_path, FrameSink([]))
     card = SafeScreen(safe)
     assert "Link offen" in says(card)
-    SEEN.update({WhichSectorScreen, SafeScreen})
+    question = Confirm("Partie wirklich verlassen?", lambda: None, lambda: None)
+    assert says(question) == "Partie wirklich verlassen? Taste 1: Ja. Taste 4: Nein."
+    SEEN.update({WhichSectorScreen, SafeScreen, Confirm})
 
 
 def test_every_screen_class_is_reached_by_the_walks() -> None:

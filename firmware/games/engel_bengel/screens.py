@@ -43,7 +43,7 @@ from spielleiter.ui.menus import launch
 from spielleiter.ui.screen import App, Screen, SoftKey
 from spielleiter.ui.speech import Line, describe, focus, listing, news, number, punkte
 from spielleiter.ui.tip import TipScreen
-from spielleiter.ui.widgets import Confirm, Item, Message, Pages
+from spielleiter.ui.widgets import Confirm, Item, Message
 
 GAME = "engel-bengel"
 ROW_H = 9
@@ -222,13 +222,16 @@ class BoardScreen(GameScreen):
 
     # --- the pause menu ----------------------------------------------------------------
     def game_items(self) -> list[Item]:
-        """Info: how the game ends (the target and the cap), and the running Durchgang;
-        the Tipp where one human plays against computers."""
-        items = [Item("Info", lambda: self.app.push(Pages("Info", [self.info_text()])))]
+        """The Tipp where one human plays against computers."""
         table = self.table
         if len(table.humans()) == 1 and len(table.seats) > 1:
-            items.append(Item("Tipp", self.tip_from_menu))
-        return items
+            return [Item("Tipp", self.tip_from_menu)]
+        return []
+
+    def info_pages(self) -> list[str]:
+        """Info: how the game ends (the target and the cap) and the running Durchgang,
+        then the seal of the match's chance (one entry, as in every game)."""
+        return [self.info_text(), *super().info_pages()]
 
     def tip_offered(self) -> bool:
         """K4 is Tipp while Stopp is not allowed yet (no die of this roll placed)."""
