@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -324,6 +325,11 @@ def test_the_arrow_between_two_petals_is_never_said_as_a_leaf() -> None:
     assert spin_said(between) == "zwischen zwei Blütenblättern" == sector_name(between)
     petal = next(s for s in range(SECTORS) if is_petal(s))
     assert spin_said(petal).startswith("Blütenblatt ")
+    from spielleiter.games import catalog
+
+    help_pages = catalog.entry("maskenball").help  # Hilfe is read aloud too
+    assert not [page for page in help_pages if re.search(r"\bBlatt\b", page)]
+    assert not [page for page in help_pages if "7 Ameisen" in page]  # the vine is a setting
 
 
 def test_a_hand_is_never_said_where_other_humans_share_the_box(tmp_path: Path) -> None:
