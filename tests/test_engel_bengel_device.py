@@ -202,6 +202,9 @@ def test_real_dice_are_entered_in_two_presses_each_with_a_way_back(tmp_path: Pat
     assert box.top.summary()["values"] == [3]
     press(box, K2)  # 4-6 ... no: back
     assert [k.label if k else None for k in box.top.softkeys()] == ["4", "5", "6", "Zurück"]
+    from spielleiter.ui.speech import text_of
+
+    assert "4: Taste 1, 5: Taste 2, 6: Taste 3" in text_of(box.top.spoken())  # said as shown
     press(box, K4)
     assert box.top.summary()["group"] == 0
     press(box, K1, K2)  # a 2 ... no: back, it is gone

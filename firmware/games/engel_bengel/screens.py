@@ -593,7 +593,7 @@ class DiceEntry(Screen):
         lines = [
             focus(f"{name} würfelt. Würfel {len(self.values) + 1} von {wanted}"),
             focus(
-                f"Augen {self.group} bis {self.group + 2}: Taste 1, 2 oder 3"
+                ", ".join(f"{self.group + i}: Taste {i + 1}" for i in range(3))
                 if self.group
                 else "Augen 1 bis 3: Taste 1, 4 bis 6: Taste 2"
             ),
