@@ -77,7 +77,8 @@ def backup_get(args: argparse.Namespace) -> int:
         left = result.get("left_out") or []
         note = ""
         if left:
-            note = _("; the running game's record {ids} stays on the box").format(ids=left)
+            ids = ", ".join(str(i) for i in left)
+            note = _("; the running game's record {ids} stays on the box").format(ids=ids)
         what = (
             _("the box's store")
             if args.kept is None

@@ -514,9 +514,24 @@ def read_json(path: Path) -> Any:
 
 
 def write_file(path: Path, data: bytes) -> None:
-    """Save a download; UsageError when the file cannot be written."""
+    """Save a download whole or not at all: into a new file beside it that then takes its
+    name, so a full disk or a Ctrl-C leaves no half file and keeps the file that was there,
+    with its permissions (a link's target is written; a device or a pipe, `-o /dev/stdout`,
+    as it is). UsageError when the file cannot be written."""
     try:
-        path.write_bytes(data)
+        if path.exists() and not path.is_file():
+            path.write_bytes(data)
+            return
+        target = path.resolve() if path.is_symlink() else path
+        part = target.with_name(f".{target.name}.{os.getpid()}.part")
+        try:
+            with part.open("xb") as out:
+                out.write(data)
+            if target.exists():
+                part.chmod(target.stat().st_mode & 0o7777)
+            os.replace(part, target)
+        finally:
+            part.unlink(missing_ok=True)
     except OSError as exc:
         raise UsageError(
             _("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc)

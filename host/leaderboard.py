@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import io
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from .device import (
     call_with_pin,
     report,
     run_with_device,
+    write_file,
 )
 from .i18n import _, box_text, ngettext, pgettext
 from .output import confirmed, print_json, saved, show, table
@@ -146,7 +148,7 @@ def board_text(result: dict[str, Any]) -> str:
         ]
         headers = [_("place"), _("name"), _("rating"), "mu", "sigma", _("matches"), _("wins"),
                    _("avg points")]  # fmt: skip
-        out.append(table(headers, rows) if rows else _("(no rated match)"))
+        out.append(table(headers, rows, figures=(2, 3, 4, 7)) if rows else _("(no rated match)"))
         out.append(
             _("points (by the average per match, fewest first):")
             if lowest.get(name)
@@ -159,7 +161,7 @@ def board_text(result: dict[str, Any]) -> str:
             for p in points.get(name, [])
         ]
         headers = [_("place"), _("name"), _("average"), _("points"), _("matches"), _("wins")]
-        out.append(table(headers, rows) if rows else _("(empty)"))
+        out.append(table(headers, rows, figures=(2,)) if rows else _("(empty)"))
     return "\n".join(out) + "\n"
 
 
@@ -214,7 +216,7 @@ def _history(args: argparse.Namespace, result: dict[str, Any]) -> int:
         # TRANSLATORS: a column of record ids, beside "match" (the player's 1st, 2nd ... match)
         record = _("record")
         headers = [_("match"), _("finished"), record, _("place"), "mu", "sigma", _("rating")]
-        print(table(headers, rows))
+        print(table(headers, rows, figures=(4, 5, 6)))
     return 0
 
 
@@ -258,12 +260,9 @@ def plot_history(series: list[tuple[str, dict[str, Any]]], path: Path) -> None:
         figure.autofmt_xdate()
         figure.tight_layout()
         kind = path.suffix.lower().lstrip(".")
-        try:  # into a folder that is there, as every other output option writes
-            figure.savefig(path, format=kind, metadata=_stable(kind))
-        except OSError as exc:
-            raise UsageError(
-                _("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc)
-            ) from None
+        drawn = io.BytesIO()
+        figure.savefig(drawn, format=kind, metadata=_stable(kind))
+        write_file(path, drawn.getvalue())  # whole, as every other output option writes
     finally:
         pyplot.close(figure)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -71,14 +71,18 @@ def write_text(text: str, output: Path | None) -> None:
         print(text)
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows under headers in aligned columns; numbers right-aligned."""
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], figures: Collection[int] = ()
+) -> str:
+    """Rows under headers in aligned columns; numbers right-aligned, and so are the
+    columns numbered in `figures` (numbers written as text: "23.4", "-", "new")."""
     cells = [[_cell(v) for v in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in cells:
         widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
     numeric = [
-        bool(rows)
+        i in figures
+        or bool(rows)
         and all(isinstance(r[i], int | float) and not isinstance(r[i], bool) for r in rows)
         for i in range(len(headers))
     ]

@@ -336,10 +336,32 @@ def awards(record: Record, entry: catalog.GameEntry, state: State) -> list[dict[
     return lines
 
 
+def still_running(data: Any) -> bool:
+    """Whether `data` is what `records get` gives of a match still running on the box:
+    what no seat may know yet is withheld from it (its actions null there)."""
+    actions = data.get("actions") if isinstance(data, dict) else None
+    return isinstance(data, dict) and (
+        "withheld" in data or (isinstance(actions, list) and None in actions)
+    )
+
+
 def read_record(path: Path) -> Record:
     """A record file; InvalidError that says what the file is where it is no record (a
     board, a match still running on the box)."""
     data = read_json(path)
+    if still_running(data):
+        raise InvalidError(
+            _(
+                "{path} is a match still running on the box: what no seat may know yet is"
+                " withheld from it; replay it once the match has ended"
+            ).format(path=path)
+        )
+    return record_from(data, str(path))
+
+
+def record_from(data: Any, where: str) -> Record:
+    """`data` (a record as JSON, from the file or the box named by `where`) as a Record;
+    InvalidError that says what it is where it is no record (a board)."""
     if isinstance(data, dict) and "format" not in data and "actions" not in data:
         board = board_of(data)
         if board:
@@ -347,24 +369,16 @@ def read_record(path: Path) -> Record:
                 _(
                     "{path} is a board of {game}, not a record (a record is what `records get`"
                     " saves; a board goes to the box with `boards put`)"
-                ).format(path=path, game=board)
+                ).format(path=where, game=board)
             )
         raise InvalidError(
-            _('{path} is not a record: it has no "format" and no "actions"').format(path=path)
-        )
-    actions = data.get("actions") if isinstance(data, dict) else None
-    if isinstance(actions, list) and None in actions:
-        raise InvalidError(
-            _(
-                "{path} is a match still running on the box: what no seat may know yet is"
-                " withheld from it; replay it once the match has ended"
-            ).format(path=path)
+            _('{path} is not a record: it has no "format" and no "actions"').format(path=where)
         )
     try:
         return record_of(data)
     except RecordError as exc:
         raise InvalidError(
-            _("{path} is not a record this tool can replay: {why}").format(path=path, why=exc)
+            _("{path} is not a record this tool can replay: {why}").format(path=where, why=exc)
         ) from None
 
 

@@ -16,12 +16,16 @@ unfinished items, which run again; Dask re-runs a dead worker's tasks by itself.
 from __future__ import annotations
 
 import json
+import logging
 import math
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -156,7 +160,8 @@ def read_results(path: Path) -> tuple[Any, dict[int, Any]]:
         lines = path.read_text(encoding="utf-8").splitlines()
         header = json.loads(lines[0]) if lines else {}
     except OSError as exc:
-        raise RunError(f"{path}: {exc.strerror or exc}") from None  # the system's words
+        why = exc.strerror or exc  # the system's words
+        raise RunError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RunError(_("{path}: not a results file ({why})").format(path=path, why=exc)) from None
     done: dict[int, Any] = {}
@@ -211,7 +216,8 @@ def _open_results(plan: Plan, path: Path | None, fresh: bool) -> IO[str] | None:
             sink.write("\n")
         return sink
     except OSError as exc:
-        raise RunError(f"{path}: {exc.strerror or exc}") from None  # the system's words
+        why = exc.strerror or exc  # the system's words
+        raise RunError(_("cannot write {path}: {why}").format(path=path, why=why)) from None
 
 
 # --- where the work runs -----------------------------------------------------------------
@@ -279,9 +285,14 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
                 raise RunError(
                     _("--cluster {address}: local:N needs N >= 1 workers").format(address=address)
                 )
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
+            with _ctrl_c_left_to_this_process():
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,  # no warning for the tasks a Ctrl-C cancels
+                )
             client = Client(cluster)
         else:
             client = Client(address, timeout=5)
@@ -308,6 +319,21 @@ def _dask(plan: Plan, pending: list[int], address: str) -> Iterator[tuple[int, A
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def _ctrl_c_left_to_this_process() -> Iterator[None]:
+    """Start worker processes that ignore Ctrl-C (SIGINT, which a terminal sends to every
+    process of the command): this one stops the run and closes the cluster, and a worker
+    that took it too would print its own traceback. A Ctrl-C while they start is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def project_version() -> str:

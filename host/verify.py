@@ -15,7 +15,7 @@ from typing import Any
 from spielleiter import draws
 from spielleiter.games import catalog
 from spielleiter.games.base import CHANCE
-from spielleiter.records import Record, RecordError
+from spielleiter.records import Record
 
 from .device import (
     Device,
@@ -29,7 +29,7 @@ from .device import (
 )
 from .i18n import _, pgettext, said
 from .output import print_json
-from .replay import game_of, record_of
+from .replay import game_of, record_from, still_running
 
 
 def register(subparsers: Any) -> None:
@@ -70,12 +70,16 @@ def check(record: Record, where: str = "record") -> dict[str, Any]:
     if verdict.ok:
         return {"ok": True, **facts}
     if verdict.index is None:
-        raise HostError(
-            _("record of {game} cannot be verified: {why}").format(
-                game=record.game, why=said(verdict.reason)
-            ),
-            facts,
+        # a revealed secret that is not the one committed to is refused as a changed
+        # outcome is; without one (a running match, an older record) nothing can be said
+        revealed = isinstance(chance, dict) and "secret" in chance and "commitment" in chance
+        kind = InvalidError if revealed else HostError
+        text = (
+            _("record of {game} is not what the box drew: {why}")
+            if revealed
+            else _("record of {game} cannot be verified: {why}")
         )
+        raise kind(text.format(game=record.game, why=said(verdict.reason)), facts)
     index, expected = verdict.index, verdict.expected
     given = record.actions[index]
     if expected is None:
@@ -118,38 +122,35 @@ def _say(result: dict[str, Any], as_json: bool, where: str) -> int:
     return 0
 
 
+def verifiable(data: Any, where: str) -> Record:
+    """The record in `data` (from the file or the box named by `where`); HostError for a
+    match still running, whose chance is revealed only when it ends, InvalidError for
+    what is no record."""
+    if still_running(data):
+        raise HostError(
+            _("{where} is a match still running: its chance is revealed when it ends").format(
+                where=where
+            )
+        )
+    return record_from(data, where)
+
+
 def _command(args: argparse.Namespace) -> int:
     if (args.record is None) == (args.id is None):
         return report(
             UsageError(_("verify: name a record file or --id N, one of them (see --help)"))
         )
     if args.record is not None:
+        where = str(args.record)
         try:
-            record = record_of(read_json(args.record))
-            return _say(check(record, str(args.record)), args.json, str(args.record))
-        except RecordError as exc:
-            return report(
-                InvalidError(_("{path} is not a record: {why}").format(path=args.record, why=exc))
-            )
+            record = verifiable(read_json(args.record), where)
+            return _say(check(record, where), args.json, where)
         except HostError as exc:
             return report(exc)
 
     def body(box: Device) -> int:
-        data = box.call("records.get", id=args.id)["record"]
-        actions = data.get("actions")
-        if "withheld" in data or (isinstance(actions, list) and None in actions):
-            raise HostError(
-                _(
-                    "record {id} is a match still running: its chance is revealed when it ends"
-                ).format(id=args.id)
-            )
-        try:
-            record = record_of(data)
-        except RecordError as exc:
-            raise InvalidError(
-                _("record {id} is not a record: {why}").format(id=args.id, why=exc)
-            ) from None
         where = _("record {id}").format(id=args.id)
+        record = verifiable(box.call("records.get", id=args.id)["record"], where)
         return _say(check(record, where), args.json, where)
 
     return run_with_device(args, body)

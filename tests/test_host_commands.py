@@ -550,3 +550,12 @@ def test_a_mistyped_setting_gets_a_suggestion(host):
     assert code == 7 and "did you mean clock.seconds?" in err
     code, _, err = host("settings", "get", "clock.enabeld")
     assert code != 0 and "did you mean clock.enabled?" in err
+
+
+def test_backup_get_names_the_running_game_s_record_it_leaves_on_the_box(host, store, tmp_path):
+    running = store.start_record(Record("speedtombola", {"players": 2}, [Seat("A"), Seat("B")]))
+    saved = tmp_path / "backup.sqlite3"
+    code, out, err = host("backup", "get", "-o", str(saved))
+    assert code == 0, err
+    assert out.endswith(f"; the running game's record {running} stays on the box\n"), out
+    assert "[" not in out

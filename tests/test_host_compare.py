@@ -211,3 +211,19 @@ def test_the_docs_example_runs_as_written(
     assert out[0] == shown[0].replace("300 games", "30 games")
     assert out[1:3] == shown[1:3]
     assert out[3].split()[:2] == ["1", "10"] and out[3].split()[2:5] == ["0.333", "±", "0.000"]
+
+
+def test_a_results_file_that_cannot_be_read_or_written_is_said_as_every_file_is(
+    runs: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The words of docs/host.md's table ("cannot read FILE", "cannot write FILE", exit 2),
+    in the tool's language around the system's own, not the system's words alone."""
+    missing = tmp_path / "nix.res"
+    code, _, err = compare(capsys, "--before", str(runs["leicht", 2]), "--after", str(missing))
+    assert code == 2 and err.startswith(f"spielleiter-host: cannot read {missing}: "), err
+    nowhere = tmp_path / "nix" / "run.res"
+    argv = ["tournament", "speedtombola", "--seats", "normal,leicht,leicht", "--games", "3",
+            "--no-progress", "--results", str(nowhere)]  # fmt: skip
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"spielleiter-host: tournament: cannot write {nowhere}: "), err

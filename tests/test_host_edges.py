@@ -194,3 +194,23 @@ def test_docs_host_md_names_every_command() -> None:
     for words, _parser in leaves(build_parser()):
         assert f"`{words[0]}" in docs, words
     assert "| `verify FILE` / `verify --id ID` |" in docs
+
+
+def test_a_file_that_cannot_be_written_whole_is_not_written_at_all(tmp_path: Path) -> None:
+    """A full disk in the middle of `print` (here: a limit on a file's size) leaves the file
+    that was there as it was, and no half file beside it."""
+    import resource
+    import signal
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    sheets = tmp_path / "sheets.pdf"
+    sheets.write_bytes(b"the sheets printed last week")
+    argv = ["print", "besenbingo", "--out", str(sheets), "--lang", "en"]
+    done = subprocess.run([sys.executable, "-m", "spielleiter_host.cli", *argv],
+                          capture_output=True, text=True, preexec_fn=small_files)  # fmt: skip
+    assert done.returncode == 2 and f"cannot write {sheets}: " in done.stderr, done.stderr
+    assert sheets.read_bytes() == b"the sheets printed last week"
+    assert [p.name for p in tmp_path.iterdir()] == ["sheets.pdf"]

@@ -57,6 +57,26 @@ def test_leaderboard_shows_the_ratings_with_mu_sigma_and_the_average_points(host
     assert "points (by the average per match, fewest first):" in out
 
 
+def ends_under(header: str, row: str, title: str) -> bool:
+    """Whether the row's cell under `title` ends where the title ends (right-aligned)."""
+    end = header.index(title) + len(title)
+    return row[end - 1] != " " and row[end : end + 1] in ("", " ")
+
+
+def test_leaderboard_s_figures_stand_right_aligned_under_their_headers(host: Any) -> None:
+    """As docs/host.md shows the table: the ratings, mu, sigma and the averages (numbers
+    written to one decimal, "new", "-") end where their header ends."""
+    code, out, _ = host("leaderboard", "bungee")
+    lines = out.splitlines()
+    first, second = (i for i, line in enumerate(lines) if line.startswith("place  name"))
+    rated, points = lines[first + 2 : first + 5], lines[second + 2 :]
+    assert code == 0 and any(" new" in row for row in rated) and "-" in rated[1].split()
+    for row in rated:
+        for title in ("rating", "mu", "sigma", "avg points"):
+            assert ends_under(lines[first], row, title), (title, row)
+    assert all(ends_under(lines[second], row, "average") for row in points), points
+
+
 def test_leaderboard_json_is_the_boxs_answer_and_the_box_shows_the_same_numbers(
     host: Any, store: Store
 ) -> None:

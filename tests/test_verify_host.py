@@ -140,3 +140,48 @@ def test_a_record_of_an_unknown_game_or_bad_parameters_is_refused_in_one_line(
         assert err.startswith(f"spielleiter-host: {path}") and err.count("\n") == 1
         code, out, err = run(capsys, command, str(path), "--json")
         assert code == 7 and json.loads(out) == {"error": err[18:-1], "exit_code": 7}
+
+
+def test_a_running_match_saved_by_records_get_cannot_be_verified_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file `records get` saves of a running match is told as what it is, exit 1, as
+    `verify --id` tells it: its chance is revealed when the match ends."""
+    store = Store.open(tmp_path / "data")
+    table = new_match(store, "speedtombola")
+    path = tmp_path / "running.json"
+    with LinkServer.on_pty(FakeDevice(store)) as server:
+        rid = str(table.session.record_id)
+        assert main(["records", "get", rid, "-o", str(path), "--port", server.port_name]) == 0
+    store.close()
+    capsys.readouterr()
+    code, out, err = run(capsys, "verify", str(path))
+    assert code == 1 and out == ""
+    said = f"{path} is a match still running: its chance is revealed when it ends"
+    assert err == f"spielleiter-host: {said}\n"
+
+
+def test_a_board_file_is_named_as_a_board_not_a_record_of_format_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spielleiter.games.besenbingo.templates import default_templates
+
+    path = tmp_path / "vorlage.json"
+    path.write_text(json.dumps(default_templates()[0].to_json(), ensure_ascii=False), "utf-8")
+    code, _, err = run(capsys, "verify", str(path))
+    assert code == 7 and "is a board of besenbingo, not a record" in err
+    assert "format None" not in err
+
+
+def test_a_revealed_secret_that_is_not_the_committed_one_is_refused_as_not_what_was_drawn(
+    finished: dict[str, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Not "cannot be verified" (exit 1, as for a running match): the record shows that its
+    chance is not what the box committed to, as a changed outcome does (exit 7)."""
+    data = json.loads(finished["speedtombola"].read_text())
+    data["meta"]["chance"]["secret"] = "123"
+    path = tmp_path / "other-secret.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", str(path))
+    assert code == 7 and out == ""
+    assert "is not what the box drew: the revealed secret does not match the commitment" in err
