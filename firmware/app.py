@@ -307,12 +307,19 @@ class Box:
         """The first screens: the main menu, the open game (offered, or why it cannot go
         on), and on top what the box could not read of its settings (each at its
         default: shown at every start until the setting is set again)."""
-        from .ui.menus import main_menu, unreadable_settings_notice
-        from .ui.widgets import Message
+        from .ui.menus import main_menu
 
         self.push(main_menu(self))
         self.offer_resume()
         self.submit(partial(_warm_ratings, self.store), lambda _: None)
+        self._tell_unreadable_settings()
+
+    def _tell_unreadable_settings(self) -> None:
+        """What the box could not read of its stored settings: on the panel and for the
+        laptop (each at its default until it is set again)."""
+        from .ui.menus import unreadable_settings_notice
+        from .ui.widgets import Message
+
         for title, text, line, said in unreadable_settings_notice(self.store.unreadable_settings()):
             self.note(line, said)
             self.push(Message(title, text))
@@ -589,6 +596,11 @@ class Box:
         self.call_soon(self._restored)
 
     def _restored(self) -> None:
+        """The restored data's own notes replace the old store's: its open game (offered, or
+        why it cannot go on) and its settings the box cannot read."""
+        self.notes.clear()
+        self.note_texts.clear()
         self.reload_settings()
         if self.stack:
             self._after_error()
+            self._tell_unreadable_settings()

@@ -13,17 +13,20 @@ from typing import Any
 
 from .games import catalog
 from .games.base import Game, Seat, State, replay
+from .texts import Text
 
 FORMAT_VERSION = 1
 
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message says where, `reason` why in
-    the players' words (what the panel shows)."""
+    the players' words (what the panel shows), `said` the reason as a text the laptop
+    says in its language (None: the rules' German, which it shows as it is)."""
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, reason: str | None = None, said: Text | None = None) -> None:
         super().__init__(message)
         self.reason = reason or message
+        self.said = said
 
 
 @dataclass

@@ -26,6 +26,7 @@ from .games import catalog
 from .games.base import Game, IllegalActionError, Seat, State
 from .records import Record, RecordError
 from .store import Award, Store
+from .texts import T
 
 __all__ = ["Award", "MatchEnd", "RecordError", "Session", "derived_seed"]
 
@@ -95,7 +96,9 @@ class Session:
             except draws.ChanceSealed as exc:
                 raise RecordError(
                     f"Partie {record_id} kann hier nicht weitergehen: ihr Zufall ist von einer "
-                    "anderen Box versiegelt"
+                    "anderen Box versiegelt",
+                    "ihr Zufall ist von einer anderen Box versiegelt",
+                    T("its chance was sealed by another box"),
                 ) from exc
         return session
 

@@ -460,3 +460,38 @@ def test_records_get_of_a_record_that_cannot_be_read_is_a_clear_error(tmp_path: 
         store.close()
     assert answer["error"]["code"] == protocol.DEVICE_ERROR, answer
     assert answer["error"]["message"].startswith(f"record {rid} cannot be read: ")
+
+
+def test_a_restored_game_sealed_by_another_box_is_noted_in_both_languages_until_the_next_restore(
+    tmp_path: Path,
+) -> None:
+    """A backup of another box whose game was still open: the panel and `hello` say why it
+    cannot go on, the laptop in its language; the next restore's data has its own notes."""
+    from spielleiter import draws
+
+    other = tmp_path / "other"
+    rid = open_game(other)
+    store = Store.open(other)
+    sealed, empty = store.snapshot(), Store.open(tmp_path / "empty").snapshot()
+    store.close()
+    draws._keys.clear()  # this box has a key of its own
+    box = box_on(tmp_path / "here")
+    try:
+        box.restore_backup(sealed)
+        box.settle()
+        hello = ask(box, "hello")["result"]
+        german, english = said_on_the_laptop(hello)
+        assert german == [
+            "Die offene Partie kann nicht gelesen werden: ihr Zufall ist von einer anderen Box"
+            f" versiegelt. Partie {rid} bleibt gespeichert und wird nicht fortgesetzt."
+        ]
+        assert english == [
+            "The open game cannot be read: its chance was sealed by another box. Record"
+            f" {rid} stays stored and is not resumed."
+        ]
+        box.restore_backup(empty)
+        box.settle()
+        assert ask(box, "hello")["result"]["notes"] == []
+    finally:
+        box.close()
+        box.store.close()

@@ -80,14 +80,14 @@ def resume_prompt(
     """The one place that decides whether an open game can go on (after a restart, an
     error or a restore): "Partie fortsetzen?" when Session.resume reads and replays its
     record; else a message why not (RecordError's German reason), told to `noted` too,
-    with the laptop's text where the whole line has one (a RecordError's reason is the
-    rules' German, so its line has none).
+    with the laptop's text where the whole line has one (a RecordError's reason is often
+    the rules' German, and then its line has none).
     A record that cannot go on keeps its data but is set aside (abandoned), so it is
     never offered again, and the rest of the box works as before."""
     try:
         session = Session.resume(app.store, record_id)
     except RecordError as exc:
-        reason, why = exc.reason, None
+        reason, why = exc.reason, exc.said
         detail = f"{exc} ({exc.__cause__})" if exc.__cause__ is not None else str(exc)
         log.warning("open record %s cannot be resumed: %s", record_id, detail)
     except catalog.UnknownGame as exc:
@@ -108,8 +108,7 @@ def resume_prompt(
             None
             if why is None
             else T(
-                "The open game cannot be read: {why}. Record {id} stays stored and is not"
-                " resumed.",
+                "The open game cannot be read: {why}. Record {id} stays stored and is not resumed.",
                 why=why,
                 id=record_id,
             )
@@ -395,7 +394,6 @@ class BestenlisteScreen(Screen):
             ],
         }  # fmt: skip
 
-
     def spoken(self) -> list[Line]:
         """The game, the page shown (Stärke or Punkte), and its lines: place, name, the
         strength or the average points, matches and wins."""
@@ -528,9 +526,7 @@ def settings_menu(app: App) -> ListMenu:
         ),
         Item(lambda: f"Zurück: {undo_text()}", lambda: cycle("undo.ms", UNDO_MS)),
         Item(
-            lambda: (
-                "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen"
-            ),
+            lambda: "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen",
             pin_menu,
         ),
         Item(
