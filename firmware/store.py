@@ -1299,7 +1299,17 @@ def check_backup(data: bytes) -> sqlite3.Connection:
                     "data", T("the backup's text is {encoding}, the box's UTF-8", encoding=encoding)
                 )
             version = int(mem.execute("PRAGMA user_version").fetchone()[0])
-            if not 1 <= version <= SCHEMA_VERSION:
+            if version > SCHEMA_VERSION:
+                raise BackupError(
+                    "schema",
+                    T(
+                        "schema version {version} is not one this box knows (1 to {newest}):"
+                        " the backup is from a newer program; update this box's program first",
+                        version=version,
+                        newest=SCHEMA_VERSION,
+                    ),  # fmt: skip
+                )
+            if version < 1:
                 raise BackupError(
                     "schema",
                     T(

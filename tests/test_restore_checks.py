@@ -351,7 +351,8 @@ HOSTILE: dict[str, tuple[Callable[[bytes, int], bytes], str, str]] = {
     "an unknown, newer schema version": (
         lambda raw, _: edited(raw, version=SCHEMA_VERSION + 1),
         "schema",
-        f"schema version {SCHEMA_VERSION + 1} is not one this box knows",
+        f"schema version {SCHEMA_VERSION + 1} is not one this box knows (1 to {SCHEMA_VERSION}):"
+        " the backup is from a newer program; update this box's program first",
     ),
     "no schema version": (
         lambda raw, _: edited(raw, version=0),
