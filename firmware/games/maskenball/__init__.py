@@ -27,8 +27,8 @@ ENTRY = GameEntry(
         "einen anderen Käfer.",
         "Tauschen die beiden, wandert je ein Punkt. Hat ein Käfer 5 Punkte in "
         "5 Farben, darf er zum Ball.",
-        "Zwischen zwei Blütenblättern: eine Ameise kommt auf den Stumpf, oder die "
-        "Ameise am Stumpf klettert auf die Ranke. Ranke voll: verloren.",
+        "Zwischen zwei Blütenblättern: Ameise auf den Stumpf, oder vom Stumpf auf "
+        "die Ranke. Ranke voll: verloren.",
         "Tasten: 1 Drehen; beim Flug 1 und 2 wählen, 3 Besuch, 4 Heim. Echte Magnete: "
         "1 Tausch, 4 Weg. 4 lang: Pause.",
     ),
