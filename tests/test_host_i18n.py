@@ -547,8 +547,8 @@ def test_a_file_that_is_no_record_is_named_in_german(tmp_path: Path, locale, cap
         ({"format": 1, "game": "bungee", "seats": [], "actions": [], "params": {"x": 1}},
          "die Regeln lassen ihre Parameter nicht zu: bungee: unbekannte(r) Parameter x"),
         ({"format": 1, "game": "bungee", "seats": [], "actions": [], "params": {"rounds": 13}},
-         "die Regeln lassen ihre Parameter nicht zu: bungee: rounds muss zwischen 1 und 12"
-         " liegen"),
+         "die Regeln lassen ihre Parameter nicht zu: bungee: rounds muss eine ganze Zahl von 1"
+         " bis 12 sein"),
     ],
 )  # fmt: skip
 def test_a_record_the_tool_cannot_read_is_named_in_german(

@@ -60,18 +60,20 @@ class ParameterError(ValueError):
     """Game parameters that the rules do not allow (e.g. too many seats)."""
 
 
-def one_of(game: str, key: str, choices: Iterable[Any]) -> Text:
-    """The refusal of a parameter outside its choices, as the laptop says it."""
-    return T(
-        "{game}: {key} must be one of {choices}",
-        game=game, key=key, choices=", ".join(str(c) for c in choices),
-    )  # fmt: skip
+def refused(game: str, key: str, why: Text) -> ParameterError:
+    """The rules' refusal of parameter `key`, `why` in the words the box's settings refuse
+    a value with (one text each in the laptop's catalog): see `one_of`, `whole_number`."""
+    return ParameterError(T("{game}: {key} {why}", game=game, key=key, why=why))
 
 
-def from_to(game: str, key: str, least: int, most: int) -> Text:
-    """The refusal of a whole-number parameter outside least..most."""
-    return T("{game}: {key} must be from {least} to {most}", game=game, key=key, least=least,
-             most=most)  # fmt: skip
+def one_of(choices: Iterable[Any]) -> Text:
+    """Why a value outside `choices` is refused (the settings' words)."""
+    return T("must be one of {choices}", choices=", ".join(str(c) for c in choices))
+
+
+def whole_number(least: int, most: int) -> Text:
+    """Why a value that is no whole number from least to most is refused."""
+    return T("must be a whole number from {low} to {high}", low=least, high=most)
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ def resume_prompt(
             None
             if why is None
             else T(
-                "The open game cannot be read: {why}. Record {id} stays stored and is not resumed.",
+                "The open game cannot be read: {why}. Record {id} stays stored and is not"
+                " resumed.",
                 why=why,
                 id=record_id,
             )
@@ -526,7 +527,9 @@ def settings_menu(app: App) -> ListMenu:
         ),
         Item(lambda: f"Zurück: {undo_text()}", lambda: cycle("undo.ms", UNDO_MS)),
         Item(
-            lambda: "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen",
+            lambda: (
+                "Admin-PIN: gesetzt" if app.settings()["admin.pin"] else "Ohne PIN: Link offen"
+            ),
             pin_menu,
         ),
         Item(

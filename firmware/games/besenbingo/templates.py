@@ -157,7 +157,9 @@ class Template:
         data["bar"] = {
             "hexe": [{"witch": f.witch, "value": f.value} for f in self.hexe],
             "copilot": [{"copilot": f.copilot, "value": f.value} for f in self.copilot],
-            "paar": [{"witch": f.witch, "copilot": f.copilot, "value": f.value} for f in self.paar],
+            "paar": [
+                {"witch": f.witch, "copilot": f.copilot, "value": f.value} for f in self.paar
+            ],
             "kombi": {
                 "witch": self.kombi[0].witch,
                 "copilot": self.kombi[1].copilot,
@@ -169,7 +171,9 @@ class Template:
 
     def _tower_cells(self) -> dict[int, int]:
         return {
-            cell: i for i in range(SIZE * SIZE) if not isinstance(cell := self.cell(i), WitchField)
+            cell: i
+            for i in range(SIZE * SIZE)
+            if not isinstance(cell := self.cell(i), WitchField)
         }
 
     def _neighbours(self) -> dict[int, tuple[int, ...]]:
@@ -406,7 +410,9 @@ def validate_template(data: Any) -> Template:
         copilot=rows["copilot"],
         paar=rows["paar"],
         kombi=kombi_fields,
-        minus=tuple(_value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)),
+        minus=tuple(
+            _value(v, f"bar.minus[{i}]", -MAX_VALUE, -1) for i, v in enumerate(minus)
+        ),
         witches=witches,
     )
 

@@ -31,12 +31,12 @@ from spielleiter.games.base import (
     TERMINAL,
     Game,
     IllegalActionError,
-    ParameterError,
     State,
-    from_to,
     match_totals,
     one_of,
     ranks,
+    refused,
+    whole_number,
 )
 from spielleiter.games.bungee.info import (
     HOUSE_RULES,
@@ -225,22 +225,16 @@ class BungeeGame(Game):
         p = self.params
         for key in ("players", "rounds", "first_dealer"):
             if not isinstance(p[key], int) or isinstance(p[key], bool):
-                raise ParameterError(
-                    T("{game}: {key} must be a whole number", game=INFO.name, key=key)
-                )
+                raise refused(INFO.name, key, T("must be a whole number"))
         if not 1 <= p["rounds"] <= 12:
-            raise ParameterError(from_to(INFO.name, "rounds", 1, 12))
+            raise refused(INFO.name, "rounds", whole_number(1, 12))
         if p["mode"] not in MODES:
-            raise ParameterError(one_of(INFO.name, "mode", MODES))
+            raise refused(INFO.name, "mode", one_of(MODES))
         if not 0 <= p["first_dealer"] < p["players"]:
-            raise ParameterError(
-                T("{game}: {key} must be a seat", game=INFO.name, key="first_dealer")
-            )
+            raise refused(INFO.name, "first_dealer", T("must be a seat"))
         for key in HOUSE_RULES:
             if not isinstance(p[key], bool):
-                raise ParameterError(
-                    T("{game}: {key} must be true or false", game=INFO.name, key=key)
-                )
+                raise refused(INFO.name, key, T("must be true or false"))
 
     def rule(self, name: str) -> bool:
         """A house rule of HOUSE_RULES (True: DESIGN.md's default)."""

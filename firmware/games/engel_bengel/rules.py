@@ -42,8 +42,9 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
-    from_to,
     one_of,
+    refused,
+    whole_number,
 )
 from spielleiter.games.engel_bengel.faces import (
     MAX_BOXES,
@@ -212,20 +213,16 @@ class EngelBengelGame(Game):
             ("limit", 1, LONGEST),
         ):
             if not isinstance(p[key], int) or isinstance(p[key], bool) or not low <= p[key] <= high:
-                raise ParameterError(from_to(INFO.name, key, low, high))
+                raise refused(INFO.name, key, whole_number(low, high))
         if p["end"] not in END_CHOICES:
-            raise ParameterError(one_of(INFO.name, "end", END_CHOICES))
+            raise refused(INFO.name, "end", one_of(END_CHOICES))
         if p["start"] not in START_CHOICES:
-            raise ParameterError(one_of(INFO.name, "start", START_CHOICES))
+            raise refused(INFO.name, "start", one_of(START_CHOICES))
         if not isinstance(p["shuffle"], bool):
-            raise ParameterError(
-                T("{game}: {key} must be true or false", game=INFO.name, key="shuffle")
-            )
+            raise refused(INFO.name, "shuffle", T("must be true or false"))
         self.faces = self._resolve(p["faces"])
-        if self.share * p["players"] < MAX_BOXES:
-            raise ParameterError(
-                T("{game}: too few dice in play", game=INFO.name)
-            )  # pragma: no cover
+        if self.share * p["players"] < MAX_BOXES:  # pragma: no cover
+            raise ParameterError(T("{game}: too few dice in play", game=INFO.name))
 
     @staticmethod
     def _resolve(faces: Any) -> tuple[Face, ...]:

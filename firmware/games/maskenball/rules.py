@@ -57,8 +57,9 @@ from spielleiter.games.base import (
     IllegalActionError,
     ParameterError,
     State,
-    from_to,
     one_of,
+    refused,
+    whole_number,
 )
 from spielleiter.games.maskenball.info import INFO
 from spielleiter.texts import T
@@ -181,7 +182,7 @@ class MaskenballGame(Game):
     def validate_params(self) -> None:
         p = self.params
         if p["mode"] not in (DIGITAL, PHYSICAL):
-            raise ParameterError(one_of(INFO.name, "mode", (DIGITAL, PHYSICAL)))
+            raise refused(INFO.name, "mode", one_of((DIGITAL, PHYSICAL)))
         probs = p["sector_probabilities"]
         if len(probs) != SECTORS or any(float(x) <= 0 for x in probs):
             raise ParameterError(
@@ -190,7 +191,7 @@ class MaskenballGame(Game):
         if abs(sum(float(x) for x in probs) - 1.0) > 1e-6:
             raise ParameterError(T("{game}: sector probabilities must sum to 1", game=INFO.name))
         if not 1 <= int(p["vine"]) <= ANTS:
-            raise ParameterError(from_to(INFO.name, "vine", 1, ANTS))
+            raise refused(INFO.name, "vine", whole_number(1, ANTS))
 
     @property
     def mode(self) -> str:

@@ -23,11 +23,11 @@ from spielleiter.games.base import (
     TERMINAL,
     Game,
     IllegalActionError,
-    ParameterError,
     State,
     match_totals,
     one_of,
     ranks,
+    refused,
 )
 from spielleiter.games.speedtombola.info import (
     ALL_LOTS,
@@ -178,17 +178,13 @@ class SpeedtombolaGame(Game):
         p = self.params
         for key in p:
             if not isinstance(p[key], int) or isinstance(p[key], bool):
-                raise ParameterError(
-                    T("{game}: {key} must be a whole number", game=INFO.name, key=key)
-                )
+                raise refused(INFO.name, key, T("must be a whole number"))
         if p["removed"] not in REMOVED_CHOICES:
-            raise ParameterError(one_of(INFO.name, "removed", REMOVED_CHOICES))
+            raise refused(INFO.name, "removed", one_of(REMOVED_CHOICES))
         if p["rounds"] not in ROUND_CHOICES:
-            raise ParameterError(one_of(INFO.name, "rounds", ROUND_CHOICES))
+            raise refused(INFO.name, "rounds", one_of(ROUND_CHOICES))
         if not 0 <= p["first_seat"] < p["players"]:
-            raise ParameterError(
-                T("{game}: {key} must be a seat", game=INFO.name, key="first_seat")
-            )
+            raise refused(INFO.name, "first_seat", T("must be a seat"))
 
     @property
     def removed(self) -> int:
